@@ -1,0 +1,831 @@
+//! The cache operations over a mapped region.
+//!
+//! Reads never write shared memory except counters. Writes append a full entry to the ring and
+//! then publish it with one CAS on an index slot, so a process killed at any instruction leaves
+//! at worst an unpublished entry (garbage the ring will reuse) or a pending slot (invisible to
+//! readers and reclaimed by later inserts) — never a half-visible value.
+
+use std::cell::RefCell;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+
+use super::entry::{align8, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
+use super::error::Error;
+use super::index::{is_pending, make_word, word_offset, word_tag, Probe, PENDING};
+use super::namespace::NamespaceTable;
+use super::region::{Config, Region, NS_BUCKETS, SLOTS_PER_BUCKET};
+use super::ring;
+use super::stats::{install_fork_hook, Counter, Stats};
+use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
+
+/// A write gives up after this many lost races on one key (the caller then reports failure).
+const MAX_ATTEMPTS: u32 = 10_000;
+/// After yielding this many times to the same pending insert, treat its writer as dead.
+const MAX_YIELDS_TO_ONE_RIVAL: u32 = 64;
+
+/// The type tag stored with a value. The engine only interprets `INT` (8 bytes, little endian);
+/// other tags belong to the caller's codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueKind(pub u8);
+
+impl ValueKind {
+    pub const INT: ValueKind = ValueKind(1);
+}
+
+/// A key scope. The root namespace (empty name) is what the plain functions use; flushing it
+/// flushes everything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Namespace {
+    name: Vec<u8>,
+    hash: u64,
+}
+
+impl Namespace {
+    pub fn new(name: &[u8]) -> Result<Namespace, Error> {
+        if name.len() > MAX_NAMESPACE_LEN {
+            return Err(Error::NamespaceTooLong { len: name.len(), max: MAX_NAMESPACE_LEN });
+        }
+        let hash = if name.is_empty() { 0 } else { xxh3_64(name) };
+        Ok(Namespace { name: name.to_vec(), hash })
+    }
+
+    pub fn root() -> Namespace {
+        Namespace { name: Vec::new(), hash: 0 }
+    }
+
+    pub fn name(&self) -> &[u8] {
+        &self.name
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.name.is_empty()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Liveness {
+    Live,
+    Expired,
+    Flushed,
+}
+
+enum Lookup {
+    Absent,
+    Present { slot: usize, word: u64, header: EntryHeader },
+}
+
+enum EntryRead {
+    /// Dead slot or another key with the same tag.
+    Other,
+    /// The bytes changed under us or were never consistent: a validation failure.
+    Invalid,
+    Same(EntryHeader),
+}
+
+/// Tracks the pending insert we keep yielding to, so a rival killed mid-insert can't block us.
+#[derive(Default)]
+struct RivalWatch {
+    word: u64,
+    yields: u32,
+}
+
+impl RivalWatch {
+    fn yielded(&mut self, word: u64) {
+        if self.word == word {
+            self.yields += 1;
+        } else {
+            *self = RivalWatch { word, yields: 1 };
+        }
+    }
+
+    fn presumed_dead(&self, word: u64) -> bool {
+        self.word == word && self.yields >= MAX_YIELDS_TO_ONE_RIVAL
+    }
+}
+
+thread_local! {
+    /// Per-process buffers for values copied during writes and for (de)compression.
+    static SCRATCH: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+fn check_key(key: &[u8]) -> Result<(), Error> {
+    if key.is_empty() {
+        return Err(Error::EmptyKey);
+    }
+    if key.len() > MAX_KEY_LEN {
+        return Err(Error::KeyTooLong { len: key.len(), max: MAX_KEY_LEN });
+    }
+    Ok(())
+}
+
+/// What a write does when the key is (or is not) already live.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Set,
+    Add,
+    Replace,
+}
+
+pub struct Cache {
+    region: Region,
+    capacity: u64,
+    bucket_count: u64,
+    max_entry_len: u64,
+    compress_threshold: u64,
+}
+
+impl Cache {
+    pub fn create(config: &Config) -> Result<Cache, Error> {
+        Ok(Cache::over(Region::create(config)?))
+    }
+
+    pub fn over(region: Region) -> Cache {
+        install_fork_hook();
+        let h = region.header();
+        Cache {
+            capacity: h.ring_capacity,
+            bucket_count: h.bucket_count,
+            max_entry_len: h.max_entry_len,
+            compress_threshold: h.compress_threshold,
+            region,
+        }
+    }
+
+    pub fn region(&self) -> &Region {
+        &self.region
+    }
+
+    /// Largest value (after compression) storable under a key of `key_len` bytes.
+    pub fn max_value_len(&self, key_len: usize) -> usize {
+        (self.max_entry_len as usize).saturating_sub(HEADER_LEN + key_len)
+    }
+
+    fn index(&self) -> &[AtomicU64] {
+        let h = self.region.header();
+        self.region.words(h.index_offset, self.bucket_count * SLOTS_PER_BUCKET as u64)
+    }
+
+    fn namespaces(&self) -> NamespaceTable<'_> {
+        let h = self.region.header();
+        NamespaceTable {
+            words: self.region.words(h.ns_table_offset, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
+            counter: &h.hot.ns_generation.0,
+        }
+    }
+
+    fn tail(&self) -> u64 {
+        self.region.header().hot.tail.0.load(Ordering::Acquire)
+    }
+
+    fn epoch(&self) -> u64 {
+        self.region.header().hot.epoch.0.load(Ordering::Acquire)
+    }
+
+    fn bump(&self, c: Counter) {
+        self.region.header().stats.bump(c);
+    }
+
+    fn probe(&self, ns: &Namespace, key: &[u8]) -> Probe {
+        Probe::new(xxh3_64_with_seed(key, ns.hash), self.bucket_count)
+    }
+
+    /// The generation readers compare entries with; None = nothing in this namespace is live.
+    fn read_generation(&self, ns: &Namespace) -> Option<u64> {
+        if ns.is_root() {
+            Some(0)
+        } else {
+            self.namespaces().current(ns.hash)
+        }
+    }
+
+    fn write_generation(&self, ns: &Namespace) -> u64 {
+        if ns.is_root() {
+            0
+        } else {
+            self.namespaces().for_write(ns.hash)
+        }
+    }
+
+    fn liveness(&self, h: &EntryHeader, generation: Option<u64>) -> Liveness {
+        if h.epoch != self.epoch() || generation != Some(h.ns_generation) {
+            Liveness::Flushed
+        } else if h.expires_at != 0 && h.expires_at <= now_secs() {
+            Liveness::Expired
+        } else {
+            Liveness::Live
+        }
+    }
+
+    /// Compares the stored key at ring position `pos` with `ns` + `key`, copying it out in small
+    /// chunks (never forming a reference into shared memory).
+    fn stored_key_equals(&self, pos: u64, ns: &[u8], key: &[u8]) -> bool {
+        let ring = self.region.ring_ptr();
+        let mut chunk = [0u8; 64];
+        let mut at = pos;
+        for part in [ns, key] {
+            for want in part.chunks(chunk.len()) {
+                // SAFETY: the caller checked that the whole entry (header + key) lies within the
+                // ring; the copy goes to a stack buffer and is only compared.
+                unsafe { ring::copy_out(ring, at, chunk.as_mut_ptr(), want.len()) };
+                if &chunk[..want.len()] != want {
+                    return false;
+                }
+                at += want.len() as u64;
+            }
+        }
+        true
+    }
+
+    /// Reads and validates the entry a slot word points at, copying its stored value into `out`.
+    fn read_entry(&self, word: u64, ns: &[u8], key: &[u8], out: &mut Vec<u8>) -> EntryRead {
+        let cap = self.capacity;
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, cap) {
+            return EntryRead::Other;
+        }
+        let pos = offset % cap;
+        if pos + HEADER_LEN as u64 > cap {
+            return EntryRead::Invalid;
+        }
+        let ring = self.region.ring_ptr();
+        let mut h = EntryHeader::default();
+        // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header.
+        unsafe { ring::copy_out(ring, pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        let total = h.total_len();
+        if h.offset != offset || total > self.max_entry_len || pos + total > cap {
+            return EntryRead::Invalid;
+        }
+        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
+            return EntryRead::Other;
+        }
+        let key_pos = pos + HEADER_LEN as u64;
+        if !self.stored_key_equals(key_pos, ns, key) {
+            return EntryRead::Other;
+        }
+        let len = h.stored_len as usize;
+        out.clear();
+        out.reserve(len);
+        // SAFETY: the value lies within the entry, which lies within the ring (total checked);
+        // `out` has capacity for `len` bytes, all of which the copy initialises before set_len.
+        unsafe {
+            ring::copy_out(ring, key_pos + h.key_len as u64, out.as_mut_ptr(), len);
+            out.set_len(len);
+        }
+        if h.compute_checksum([ns, key], out) != h.checksum {
+            return EntryRead::Invalid;
+        }
+        fence(Ordering::Acquire);
+        if !ring::is_intact(self.tail(), offset, cap) {
+            return EntryRead::Invalid;
+        }
+        EntryRead::Same(h)
+    }
+
+    /// Finds the published slot holding `key`, validating every candidate it reads.
+    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Lookup {
+        let index = self.index();
+        for slot in probe.slots() {
+            let slot = slot as usize;
+            let word = index[slot].load(Ordering::Acquire);
+            if word == 0 || is_pending(word) || word_tag(word) != probe.tag {
+                continue;
+            }
+            match self.read_entry(word, &ns.name, key, out) {
+                EntryRead::Same(header) => return Lookup::Present { slot, word, header },
+                EntryRead::Invalid => self.bump(Counter::ValidationFailures),
+                EntryRead::Other => {}
+            }
+        }
+        Lookup::Absent
+    }
+
+    /// Turns a validated stored value into the caller's bytes (decompressing if needed).
+    fn finish_value(&self, h: &EntryHeader, out: &mut Vec<u8>) -> bool {
+        if !h.compressed() {
+            return true;
+        }
+        SCRATCH.with(|s| {
+            let tmp = &mut s.borrow_mut().1;
+            tmp.clear();
+            tmp.resize(h.raw_len as usize, 0);
+            match lz4_flex::block::decompress_into(out, tmp) {
+                Ok(n) if n == h.raw_len as usize => {
+                    std::mem::swap(out, tmp);
+                    true
+                }
+                _ => false,
+            }
+        })
+    }
+
+    /// Looks `key` up; on a hit its value is in `out` and its kind is returned.
+    pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        if let Lookup::Present { header, .. } = self.find(&probe, ns, key, out) {
+            match self.liveness(&header, generation) {
+                Liveness::Live => {
+                    if self.finish_value(&header, out) {
+                        self.bump(Counter::Hits);
+                        return Ok(Some(ValueKind(header.kind)));
+                    }
+                    self.bump(Counter::ValidationFailures);
+                }
+                Liveness::Expired => self.bump(Counter::Expired),
+                Liveness::Flushed => {}
+            }
+        }
+        out.clear();
+        self.bump(Counter::Misses);
+        Ok(None)
+    }
+
+    /// Whether `key` is live (no hit/miss counted).
+    pub fn exists(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(SCRATCH.with(|s| {
+            let buf = &mut s.borrow_mut().0;
+            matches!(self.find(&probe, ns, key, buf),
+                Lookup::Present { header, .. } if self.liveness(&header, generation) == Liveness::Live)
+        }))
+    }
+
+    pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Set)
+    }
+
+    /// Stores only if the key is not live; exactly one of many concurrent adders wins.
+    pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Add)
+    }
+
+    /// Stores only if the key is live.
+    pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Replace)
+    }
+
+    fn expiry(ttl: i64) -> u64 {
+        match ttl {
+            0 => 0,
+            // A TTL in the past stores an entry that is already dead, so add/replace keep their
+            // meaning and nothing becomes visible.
+            t if t < 0 => 1,
+            t => now_secs().saturating_add(t as u64),
+        }
+    }
+
+    fn store(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: Mode) -> Result<bool, Error> {
+        check_key(key)?;
+        let max_value = self.max_value_len(ns.name.len() + key.len());
+        if value.len() > u32::MAX as usize {
+            return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
+        }
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let (lookup_buf, compress_buf) = &mut *s;
+            let (stored, flags) = self.maybe_compress(value, compress_buf);
+            if stored.len() > max_value {
+                return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
+            }
+            let draft = Draft {
+                ns,
+                key,
+                kind,
+                stored,
+                flags,
+                raw_len: value.len() as u32,
+                expires_at: Self::expiry(ttl),
+            };
+            self.store_draft(&draft, mode, lookup_buf)
+        })
+    }
+
+    fn maybe_compress<'v>(&self, value: &'v [u8], buf: &'v mut Vec<u8>) -> (&'v [u8], u8) {
+        let threshold = self.compress_threshold;
+        if threshold == 0 || (value.len() as u64) < threshold {
+            return (value, 0);
+        }
+        buf.clear();
+        buf.resize(lz4_flex::block::get_maximum_output_size(value.len()), 0);
+        match lz4_flex::block::compress_into(value, buf) {
+            Ok(n) if n < value.len() => (&buf[..n], FLAG_COMPRESSED),
+            _ => (value, 0),
+        }
+    }
+
+    fn store_draft(&self, d: &Draft<'_>, mode: Mode, buf: &mut Vec<u8>) -> Result<bool, Error> {
+        let probe = self.probe(d.ns, d.key);
+        let mut appended: Option<Appended> = None;
+        let mut rival = RivalWatch::default();
+        for _ in 0..MAX_ATTEMPTS {
+            let lookup = self.find(&probe, d.ns, d.key, buf);
+            let live = match &lookup {
+                Lookup::Present { header, .. } => {
+                    self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
+                }
+                Lookup::Absent => false,
+            };
+            match mode {
+                Mode::Add if live => return Ok(false),
+                Mode::Replace if !live => return Ok(false),
+                _ => {}
+            }
+            let generation = self.write_generation(d.ns);
+            let epoch = self.epoch();
+            let offset = match appended {
+                Some(a) if a.generation == generation && a.epoch == epoch && self.still_fresh(a.offset) => a.offset,
+                _ => {
+                    let offset = self.append(d, generation, epoch);
+                    appended = Some(Appended { offset, generation, epoch });
+                    offset
+                }
+            };
+            let word = make_word(probe.tag, offset);
+            let published = match lookup {
+                Lookup::Present { slot, word: old, .. } => self.index()[slot]
+                    .compare_exchange(old, word, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok(),
+                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, buf),
+            };
+            if published {
+                self.bump(Counter::Sets);
+                return Ok(true);
+            }
+            self.bump(Counter::CasRetries);
+        }
+        Err(Error::Contended)
+    }
+
+    /// An appended entry may be published only while it is far from being recycled.
+    fn still_fresh(&self, offset: u64) -> bool {
+        ring::is_intact(self.tail() + self.max_entry_len, offset, self.capacity)
+    }
+
+    fn append(&self, d: &Draft<'_>, generation: u64, epoch: u64) -> u64 {
+        let key_len = d.ns.name.len() + d.key.len();
+        let total = align8((HEADER_LEN + key_len + d.stored.len()) as u64);
+        let h = self.region.header();
+        let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.capacity, total);
+        if new_lap {
+            self.bump(Counter::Recycles);
+        }
+        let mut eh = EntryHeader {
+            offset,
+            checksum: 0,
+            ns_generation: generation,
+            expires_at: d.expires_at,
+            epoch,
+            stored_len: d.stored.len() as u32,
+            raw_len: d.raw_len,
+            key_len: key_len as u16,
+            ns_len: d.ns.name.len() as u16,
+            kind: d.kind.0,
+            flags: d.flags,
+            _pad: [0; 2],
+        };
+        eh.checksum = eh.compute_checksum([&d.ns.name, d.key], d.stored);
+        let ring = self.region.ring_ptr();
+        let pos = offset % self.capacity;
+        // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps);
+        // nothing is published until the caller's CAS, so no reader trusts these bytes yet.
+        // EntryHeader is repr(C) integers with zeroed padding, so its bytes are initialised.
+        unsafe {
+            let header_bytes = std::slice::from_raw_parts((&eh as *const EntryHeader).cast::<u8>(), HEADER_LEN);
+            ring::copy_in(ring, pos, header_bytes);
+            ring::copy_in(ring, pos + HEADER_LEN as u64, &d.ns.name);
+            ring::copy_in(ring, pos + (HEADER_LEN + d.ns.name.len()) as u64, d.key);
+            ring::copy_in(ring, pos + (HEADER_LEN + key_len) as u64, d.stored);
+        }
+        h.stats.add(Counter::ValuesWrittenBytes, total);
+        if d.flags & FLAG_COMPRESSED != 0 {
+            self.bump(Counter::CompressedCount);
+        }
+        offset
+    }
+
+    /// Publishes a key that has no slot yet. The new slot is first made pending (invisible);
+    /// then every other candidate slot is checked for the same key. Among concurrent inserts of
+    /// one key the lowest ring offset wins, a loser withdraws, and a published copy of the key
+    /// makes us withdraw and retry as an update — so a key never has two published slots and
+    /// exactly one concurrent `add` succeeds. Returns false when the caller must retry.
+    #[allow(clippy::too_many_arguments)]
+    fn insert_new(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        offset: u64,
+        word: u64,
+        rival: &mut RivalWatch,
+        buf: &mut Vec<u8>,
+    ) -> bool {
+        let index = self.index();
+        let tail = self.tail();
+        let cap = self.capacity;
+        let is_free = |w: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
+        if !probe.slots().any(|s| is_free(index[s as usize].load(Ordering::Acquire))) {
+            self.relocate_one(probe, buf);
+        }
+        // Victim: a free slot (empty, or its entry recycled by the ring) in the less loaded of
+        // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
+        let words: Vec<(usize, u64, bool)> = probe
+            .slots()
+            .map(|s| {
+                let w = index[s as usize].load(Ordering::Acquire);
+                (s as usize, w, is_free(w))
+            })
+            .collect();
+        let free_in = |b: u64| words.iter().filter(|&&(s, _, free)| free && s as u64 / 4 == b).count();
+        let preferred = if free_in(probe.buckets[1]) > free_in(probe.buckets[0]) { probe.buckets[1] } else { probe.buckets[0] };
+        let (victim, old, _) = *words
+            .iter()
+            .min_by_key(|&&(s, w, free)| {
+                if free {
+                    (0, (s as u64 / 4 != preferred) as u64)
+                } else {
+                    (1, word_offset(w, tail))
+                }
+            })
+            .expect("a probe has at least one slot");
+        let pending = word | PENDING;
+        if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            return false;
+        }
+        if old != 0 && !is_pending(old) && ring::is_intact(tail, word_offset(old, tail), cap) {
+            self.bump(Counter::Kicks);
+        }
+        let withdraw = || {
+            let _ = index[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+        };
+        for slot in probe.slots().map(|s| s as usize).filter(|&s| s != victim) {
+            let theirs = index[slot].load(Ordering::SeqCst);
+            if theirs == 0 || word_tag(theirs) != probe.tag {
+                continue;
+            }
+            if !matches!(self.read_entry(theirs & !PENDING, &ns.name, key, buf), EntryRead::Same(_)) {
+                continue;
+            }
+            if !is_pending(theirs) {
+                withdraw();
+                return false;
+            }
+            let their_offset = word_offset(theirs & !PENDING, tail);
+            if their_offset < offset && !rival.presumed_dead(theirs) {
+                withdraw();
+                rival.yielded(theirs);
+                std::thread::yield_now();
+                return false;
+            }
+            if index[slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+                withdraw();
+                return false;
+            }
+        }
+        index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok()
+    }
+
+    /// The probe of the key stored at a slot word (read back from the ring), if it still checks out.
+    fn probe_of_resident(&self, word: u64, buf: &mut Vec<u8>) -> Option<Probe> {
+        let cap = self.capacity;
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, cap) {
+            return None;
+        }
+        let pos = offset % cap;
+        if pos + HEADER_LEN as u64 > cap {
+            return None;
+        }
+        let ring = self.region.ring_ptr();
+        let mut h = EntryHeader::default();
+        // SAFETY: pos + HEADER_LEN <= cap; the destination is a local header.
+        unsafe { ring::copy_out(ring, pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        let key_len = h.key_len as usize;
+        if h.offset != offset || h.ns_len > h.key_len || pos + (HEADER_LEN + key_len) as u64 > cap {
+            return None;
+        }
+        buf.clear();
+        buf.reserve(key_len);
+        // SAFETY: the key lies within the ring (checked above); `buf` has room for key_len bytes.
+        unsafe {
+            ring::copy_out(ring, pos + HEADER_LEN as u64, buf.as_mut_ptr(), key_len);
+            buf.set_len(key_len);
+        }
+        let (ns, key) = buf.split_at(h.ns_len as usize);
+        let ns_hash = if ns.is_empty() { 0 } else { xxh3_64(ns) };
+        let probe = Probe::new(xxh3_64_with_seed(key, ns_hash), self.bucket_count);
+        (probe.tag == word_tag(word)).then_some(probe)
+    }
+
+    /// One cuckoo step: moves a resident of the key's two full buckets to its own other bucket
+    /// when that has room, so the insert needs no kick. The move goes through a pending slot,
+    /// so the resident is never published twice (at worst it is briefly missing).
+    fn relocate_one(&self, probe: &Probe, buf: &mut Vec<u8>) -> bool {
+        let index = self.index();
+        let tail = self.tail();
+        let cap = self.capacity;
+        for from in probe.slots().map(|s| s as usize) {
+            let word = index[from].load(Ordering::Acquire);
+            if word == 0 || is_pending(word) {
+                continue;
+            }
+            let Some(theirs) = self.probe_of_resident(word, buf) else { continue };
+            let here = from as u64 / 4;
+            if !theirs.buckets.contains(&here) {
+                continue;
+            }
+            let other = if theirs.buckets[0] == here { theirs.buckets[1] } else { theirs.buckets[0] };
+            if probe.buckets.contains(&other) {
+                continue;
+            }
+            for to in (other * 4..other * 4 + 4).map(|s| s as usize) {
+                let free = index[to].load(Ordering::Acquire);
+                if free != 0 && ring::is_intact(tail, word_offset(free, tail), cap) {
+                    continue;
+                }
+                if index[to].compare_exchange(free, word | PENDING, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+                    return false;
+                }
+                if index[from].compare_exchange(word, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+                    let _ = index[to].compare_exchange(word | PENDING, 0, Ordering::SeqCst, Ordering::Relaxed);
+                    return false;
+                }
+                return index[to].compare_exchange(word | PENDING, word, Ordering::SeqCst, Ordering::Relaxed).is_ok();
+            }
+        }
+        false
+    }
+
+    /// Removes `key`; true when a live entry was removed.
+    pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        SCRATCH.with(|s| {
+            let buf = &mut s.borrow_mut().0;
+            for _ in 0..MAX_ATTEMPTS {
+                match self.find(&probe, ns, key, buf) {
+                    Lookup::Absent => return Ok(false),
+                    Lookup::Present { slot, word, header } => {
+                        let live = self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
+                        if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                            if live {
+                                self.bump(Counter::Deletes);
+                            }
+                            return Ok(live);
+                        }
+                    }
+                }
+            }
+            Err(Error::Contended)
+        })
+    }
+
+    /// Adds `delta` to a live integer; None when the key is missing or not an integer.
+    pub fn incr(&self, ns: &Namespace, key: &[u8], delta: i64) -> Result<Option<i64>, Error> {
+        self.update_int(ns, key, |old| Some(old.wrapping_add(delta)))
+    }
+
+    /// Sets a live integer to `new` only if it currently equals `old`.
+    pub fn cas(&self, ns: &Namespace, key: &[u8], old: i64, new: i64) -> Result<bool, Error> {
+        Ok(self.update_int(ns, key, |cur| (cur == old).then_some(new))?.is_some())
+    }
+
+    /// Read–append–CAS loop on an integer entry; `f` returns None to leave it unchanged.
+    fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        SCRATCH.with(|s| {
+            let buf = &mut s.borrow_mut().0;
+            for _ in 0..MAX_ATTEMPTS {
+                let Lookup::Present { slot, word, header } = self.find(&probe, ns, key, buf) else {
+                    return Ok(None);
+                };
+                if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
+                    || ValueKind(header.kind) != ValueKind::INT
+                    || header.compressed()
+                    || buf.len() != 8
+                {
+                    return Ok(None);
+                }
+                let current = i64::from_le_bytes(buf[..8].try_into().expect("8 bytes"));
+                let Some(next) = f(current) else { return Ok(None) };
+                let bytes = next.to_le_bytes();
+                let draft = Draft {
+                    ns,
+                    key,
+                    kind: ValueKind::INT,
+                    stored: &bytes,
+                    flags: 0,
+                    raw_len: 8,
+                    expires_at: header.expires_at,
+                };
+                let offset = self.append(&draft, header.ns_generation, header.epoch);
+                let new_word = make_word(probe.tag, offset);
+                if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                    self.bump(Counter::Sets);
+                    return Ok(Some(next));
+                }
+                self.bump(Counter::CasRetries);
+            }
+            Err(Error::Contended)
+        })
+    }
+
+    /// Invalidates every entry of every namespace in O(1).
+    pub fn flush_all(&self) {
+        self.region.header().hot.epoch.0.fetch_add(1, Ordering::AcqRel);
+        self.bump(Counter::Flushes);
+    }
+
+    /// Invalidates one namespace in O(1); the root namespace means everything.
+    pub fn flush_namespace(&self, ns: &Namespace) {
+        if ns.is_root() {
+            self.flush_all();
+        } else {
+            self.namespaces().flush(ns.hash);
+            self.bump(Counter::NamespaceFlushes);
+        }
+    }
+
+    /// Counters and sizes. Counting used slots reads the whole index (O(slots)).
+    pub fn stats(&self) -> Stats {
+        let h = self.region.header();
+        let s = &h.stats;
+        let tail = self.tail();
+        let epoch = self.epoch();
+        let ring = self.region.ring_ptr();
+        let slots_used = self
+            .index()
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed))
+            .filter(|&w| {
+                if w == 0 || is_pending(w) {
+                    return false;
+                }
+                let o = word_offset(w, tail);
+                if !ring::is_intact(tail, o, self.capacity) {
+                    return false;
+                }
+                let epoch_pos = o % self.capacity + 32;
+                if epoch_pos + 8 > self.capacity {
+                    return false;
+                }
+                let mut e = [0u8; 8];
+                // SAFETY: epoch_pos + 8 <= capacity; the copy goes to a local array.
+                unsafe { ring::copy_out(ring, epoch_pos, e.as_mut_ptr(), 8) };
+                u64::from_le_bytes(e) == epoch
+            })
+            .count() as u64;
+        Stats {
+            hits: s.sum(Counter::Hits),
+            misses: s.sum(Counter::Misses),
+            sets: s.sum(Counter::Sets),
+            deletes: s.sum(Counter::Deletes),
+            kicks: s.sum(Counter::Kicks),
+            recycles: s.sum(Counter::Recycles),
+            expired: s.sum(Counter::Expired),
+            validation_failures: s.sum(Counter::ValidationFailures),
+            compressed_count: s.sum(Counter::CompressedCount),
+            values_written_bytes: s.sum(Counter::ValuesWrittenBytes),
+            flushes: s.sum(Counter::Flushes),
+            namespace_flushes: s.sum(Counter::NamespaceFlushes),
+            cas_retries: s.sum(Counter::CasRetries),
+            slots_total: self.bucket_count * SLOTS_PER_BUCKET as u64,
+            slots_used,
+            keys_memory_size: h.keys_memory_size,
+            values_memory_size: h.values_memory_size,
+            ring_used: (tail - 64).min(self.capacity),
+            max_value_size: self.max_value_len(1) as u64,
+            compress_threshold: h.compress_threshold,
+            start_time: h.start_time,
+            namespaces_used: self.namespaces().used(),
+        }
+    }
+}
+
+/// A value ready to append: everything but the offset, generation and epoch.
+struct Draft<'a> {
+    ns: &'a Namespace,
+    key: &'a [u8],
+    kind: ValueKind,
+    stored: &'a [u8],
+    flags: u8,
+    raw_len: u32,
+    expires_at: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Appended {
+    offset: u64,
+    generation: u64,
+    epoch: u64,
+}

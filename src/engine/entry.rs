@@ -1,0 +1,66 @@
+//! Ring entries: a fixed header, then the full key (namespace bytes + key bytes), then the value.
+//!
+//! The checksum covers every header field, the key and the stored value, so a reader that copied
+//! an entry while another process overwrote it notices and treats the read as a miss.
+
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+pub(crate) const FLAG_COMPRESSED: u8 = 1;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EntryHeader {
+    /// Virtual ring offset the entry was written at; a reader compares it with the offset it
+    /// followed, which catches headers of other entries that now occupy the same bytes.
+    pub offset: u64,
+    pub checksum: u64,
+    /// Generation of the entry's namespace when written (0 for the root namespace).
+    pub ns_generation: u64,
+    /// Unix time in seconds after which the entry is dead; 0 = never.
+    pub expires_at: u64,
+    /// Global flush epoch when written.
+    pub epoch: u64,
+    /// Bytes of value stored (compressed length when compressed).
+    pub stored_len: u32,
+    /// Length of the value once decompressed.
+    pub raw_len: u32,
+    /// Length of the stored key: namespace bytes followed by the key bytes.
+    pub key_len: u16,
+    pub ns_len: u16,
+    pub kind: u8,
+    pub flags: u8,
+    pub _pad: [u8; 2],
+}
+
+pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
+const _: () = assert!(HEADER_LEN == 56);
+
+impl EntryHeader {
+    pub fn total_len(&self) -> u64 {
+        align8(HEADER_LEN as u64 + self.key_len as u64 + self.stored_len as u64)
+    }
+
+    pub fn compressed(&self) -> bool {
+        self.flags & FLAG_COMPRESSED != 0
+    }
+
+    fn fields_hash(&self) -> u64 {
+        let mut copy = *self;
+        copy.checksum = 0;
+        // SAFETY: EntryHeader is repr(C) plain integers with explicit padding bytes that are
+        // always zero-initialised (`_pad`), so viewing it as bytes reads initialised memory.
+        let bytes = unsafe { std::slice::from_raw_parts((&copy as *const EntryHeader).cast::<u8>(), HEADER_LEN) };
+        xxh3_64_with_seed(bytes, 0x5eed)
+    }
+
+    pub fn compute_checksum(&self, key_parts: [&[u8]; 2], value: &[u8]) -> u64 {
+        let mut h = self.fields_hash();
+        h = xxh3_64_with_seed(key_parts[0], h);
+        h = xxh3_64_with_seed(key_parts[1], h);
+        xxh3_64_with_seed(value, h)
+    }
+}
+
+pub(crate) fn align8(n: u64) -> u64 {
+    (n + 7) & !7
+}

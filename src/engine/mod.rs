@@ -1,0 +1,24 @@
+//! The shared-memory cache engine: pure Rust, no PHP.
+//!
+//! One mapped region holds a header, a namespace table, a lossy key index (buckets of 4 slots,
+//! two candidate buckets per key) and a wrap-around value ring. Readers never lock; writers
+//! append to the ring and publish with a CAS on an index slot. See `docs/design.md`.
+
+mod cache;
+mod entry;
+mod error;
+mod index;
+mod namespace;
+mod region;
+mod ring;
+mod stats;
+
+pub use cache::{Cache, Namespace, ValueKind};
+pub use error::Error;
+pub use region::{Config, Region};
+pub use stats::Stats;
+
+/// Longest key accepted, in bytes (the namespace is not counted).
+pub const MAX_KEY_LEN: usize = 4096;
+/// Longest namespace accepted, in bytes.
+pub const MAX_NAMESPACE_LEN: usize = 1024;

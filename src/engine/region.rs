@@ -1,0 +1,268 @@
+//! The mapped block of shared memory and its layout.
+//!
+//! Invariant: a `Region` always points at a mapping of `len` bytes whose header was written by
+//! `Region::create` (or validated by `Region::attach`), and every byte of it is only ever accessed
+//! through atomics or raw-pointer copies, never through a `&mut` reference, because other
+//! processes write it concurrently. The layout stores offsets only, never pointers, so the same
+//! bytes can later be mapped at another address (a named, file-backed region).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::error::Error;
+use super::stats::StatsBlock;
+
+const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
+const LAYOUT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 4096;
+pub(crate) const SLOTS_PER_BUCKET: usize = 4;
+pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
+/// Namespace table: buckets of 4 words, so 16,384 namespaces can hold a generation at once.
+pub(crate) const NS_BUCKETS: usize = 4096;
+
+pub const MIN_KEYS_MEMORY: u64 = 1024;
+pub const MAX_KEYS_MEMORY: u64 = 16 << 30;
+pub const MIN_VALUES_MEMORY: u64 = 64 << 10;
+pub const MAX_VALUES_MEMORY: u64 = 64 << 30;
+
+/// Sizes chosen by the operator (the `shmcache.*` INI directives).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Bytes for the key index; one slot is 8 bytes.
+    pub keys_memory_size: u64,
+    /// Bytes for the value ring.
+    pub values_memory_size: u64,
+    /// Values at least this long are LZ4-compressed; 0 disables compression.
+    pub compress_threshold: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { keys_memory_size: 4 << 20, values_memory_size: 64 << 20, compress_threshold: 4096 }
+    }
+}
+
+impl Config {
+    pub fn validate(&self) -> Result<(), Error> {
+        if !(MIN_KEYS_MEMORY..=MAX_KEYS_MEMORY).contains(&self.keys_memory_size) {
+            return Err(Error::InvalidConfig(format!(
+                "keys_memory_size must be between {MIN_KEYS_MEMORY} bytes and {} GiB, got {}",
+                MAX_KEYS_MEMORY >> 30,
+                self.keys_memory_size
+            )));
+        }
+        if !(MIN_VALUES_MEMORY..=MAX_VALUES_MEMORY).contains(&self.values_memory_size) {
+            return Err(Error::InvalidConfig(format!(
+                "values_memory_size must be between {} KiB and {} GiB, got {}",
+                MIN_VALUES_MEMORY >> 10,
+                MAX_VALUES_MEMORY >> 30,
+                self.values_memory_size
+            )));
+        }
+        Ok(())
+    }
+
+    /// Largest entry (header + key + stored value) the ring accepts: a quarter of the ring (at
+    /// most 2 GiB), so one value can never wipe out most of the cache.
+    pub fn max_entry_len(&self) -> u64 {
+        (self.values_memory_size / 4).min(1 << 31) & !7
+    }
+}
+
+/// Fixed fields of the region header. Immutable after creation except the atomics.
+#[repr(C)]
+pub(crate) struct Header {
+    magic: u64,
+    layout_version: u32,
+    _reserved: u32,
+    pub total_len: u64,
+    pub keys_memory_size: u64,
+    pub values_memory_size: u64,
+    pub compress_threshold: u64,
+    pub bucket_count: u64,
+    pub ring_capacity: u64,
+    pub max_entry_len: u64,
+    pub start_time: u64,
+    pub ns_table_offset: u64,
+    pub index_offset: u64,
+    pub ring_offset: u64,
+    pub hot: HotWords,
+    pub stats: StatsBlock,
+}
+
+/// Words every writer touches, each on its own cache line.
+#[repr(C)]
+pub(crate) struct HotWords {
+    /// Next free virtual offset of the ring; only ever grows.
+    pub tail: Padded<AtomicU64>,
+    /// Global flush epoch: entries written under an older epoch are dead.
+    pub epoch: Padded<AtomicU64>,
+    /// Source of fresh namespace generations (never reused, so a lost generation can't revive).
+    pub ns_generation: Padded<AtomicU64>,
+}
+
+#[repr(C, align(128))]
+pub(crate) struct Padded<T>(pub T);
+
+const _: () = assert!(std::mem::size_of::<Header>() <= HEADER_LEN);
+
+pub struct Region {
+    base: *mut u8,
+    len: usize,
+    owns_mapping: bool,
+}
+
+// SAFETY: the region is designed for concurrent use by many processes; all access to the shared
+// bytes goes through atomics or validated raw copies, so sharing it between threads is as sound
+// as sharing it between processes.
+unsafe impl Send for Region {}
+// SAFETY: as for Send: no method hands out a `&mut` into the mapping.
+unsafe impl Sync for Region {}
+
+struct Layout {
+    bucket_count: u64,
+    ns_table_offset: u64,
+    index_offset: u64,
+    ring_offset: u64,
+    total_len: u64,
+}
+
+fn layout(config: &Config) -> Layout {
+    let bucket_count = (config.keys_memory_size / BUCKET_BYTES as u64).max(1);
+    let ns_table_offset = HEADER_LEN as u64;
+    let index_offset = ns_table_offset + (NS_BUCKETS * BUCKET_BYTES) as u64;
+    let ring_offset = index_offset + bucket_count * BUCKET_BYTES as u64;
+    let ring_offset = (ring_offset + 4095) & !4095;
+    let total_len = ring_offset + config.values_memory_size;
+    Layout { bucket_count, ns_table_offset, index_offset, ring_offset, total_len }
+}
+
+impl Region {
+    /// Maps a fresh anonymous `MAP_SHARED` region: processes forked afterwards share it.
+    pub fn create(config: &Config) -> Result<Region, Error> {
+        config.validate()?;
+        let lay = layout(config);
+        let len = usize::try_from(lay.total_len)
+            .map_err(|_| Error::InvalidConfig("region larger than the address space".into()))?;
+        // SAFETY: a fresh anonymous mapping; no existing memory is affected. MAP_SHARED (not
+        // memmap2's private anonymous map) is what makes the pages shared across fork().
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(Error::Map(format!(
+                "mmap of {len} bytes failed: {}",
+                std::io::Error::last_os_error()
+            )));
+        }
+        let base = ptr.cast::<u8>();
+        let start_time = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        // SAFETY: the mapping is fresh, zero-filled, at least HEADER_LEN bytes long and page
+        // aligned; no other process can see it yet, so plain writes to the header are fine.
+        unsafe {
+            let h = base.cast::<Header>();
+            (*h).magic = MAGIC;
+            (*h).layout_version = LAYOUT_VERSION;
+            (*h).total_len = lay.total_len;
+            (*h).keys_memory_size = config.keys_memory_size;
+            (*h).values_memory_size = config.values_memory_size;
+            (*h).compress_threshold = config.compress_threshold;
+            (*h).bucket_count = lay.bucket_count;
+            (*h).ring_capacity = config.values_memory_size;
+            (*h).max_entry_len = config.max_entry_len();
+            (*h).start_time = start_time;
+            (*h).ns_table_offset = lay.ns_table_offset;
+            (*h).index_offset = lay.index_offset;
+            (*h).ring_offset = lay.ring_offset;
+            // Virtual offsets start past 0 so that no published slot word is ever 0 (= empty).
+            (*h).hot.tail.0.store(64, Ordering::Relaxed);
+            (*h).hot.epoch.0.store(1, Ordering::Relaxed);
+            (*h).hot.ns_generation.0.store(1, Ordering::Relaxed);
+        }
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(Region { base, len, owns_mapping: true })
+    }
+
+    /// Uses an existing mapping (e.g. a file another process created) after validating its header.
+    ///
+    /// # Safety
+    /// `base` must point at `len` readable and writable bytes that stay mapped for the life of the
+    /// returned value and are only accessed through shmcache.
+    pub unsafe fn attach(base: *mut u8, len: usize) -> Result<Region, Error> {
+        if len < HEADER_LEN || base.is_null() || (base as usize) % 4096 != 0 {
+            return Err(Error::BadRegion("mapping too small or misaligned".into()));
+        }
+        // SAFETY: the caller guarantees `len >= HEADER_LEN` readable bytes at `base`; the fixed
+        // fields are only written before a region is shared.
+        let h = unsafe { &*base.cast::<Header>() };
+        if h.magic != MAGIC {
+            return Err(Error::BadRegion("bad magic".into()));
+        }
+        if h.layout_version != LAYOUT_VERSION {
+            return Err(Error::BadRegion(format!("layout version {} (expected {LAYOUT_VERSION})", h.layout_version)));
+        }
+        let config = Config {
+            keys_memory_size: h.keys_memory_size,
+            values_memory_size: h.values_memory_size,
+            compress_threshold: h.compress_threshold,
+        };
+        config.validate().map_err(|e| Error::BadRegion(e.to_string()))?;
+        let lay = layout(&config);
+        if lay.total_len != h.total_len
+            || lay.total_len > len as u64
+            || lay.bucket_count != h.bucket_count
+            || lay.index_offset != h.index_offset
+            || lay.ring_offset != h.ring_offset
+            || h.ring_capacity != config.values_memory_size
+            || h.max_entry_len != config.max_entry_len()
+        {
+            return Err(Error::BadRegion("sizes in the header do not match the mapping".into()));
+        }
+        Ok(Region { base, len, owns_mapping: false })
+    }
+
+    pub(crate) fn header(&self) -> &Header {
+        // SAFETY: `base` points at a validated header (type invariant); the non-atomic fields are
+        // never written after creation, and the atomics are accessed through shared references.
+        unsafe { &*self.base.cast::<Header>() }
+    }
+
+    /// Pointer to `count` 64-bit words at byte `offset` of the region.
+    pub(crate) fn words(&self, offset: u64, count: u64) -> &[AtomicU64] {
+        debug_assert!(offset % 8 == 0 && offset + count * 8 <= self.len as u64);
+        // SAFETY: offsets come from the validated layout, are 8-aligned and in bounds; AtomicU64
+        // has the layout of u64 and shared atomic access from many processes is the intended use.
+        unsafe { std::slice::from_raw_parts(self.base.add(offset as usize).cast::<AtomicU64>(), count as usize) }
+    }
+
+    /// Raw pointer to the ring's first byte; callers bound every access by the ring capacity.
+    pub(crate) fn ring_ptr(&self) -> *mut u8 {
+        // SAFETY: ring_offset is inside the mapping by construction of the layout.
+        unsafe { self.base.add(self.header().ring_offset as usize) }
+    }
+
+    pub fn mapped_len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        if self.owns_mapping {
+            // SAFETY: we created this mapping with exactly this base and length, and dropping the
+            // Region means this process no longer uses it (forked children keep their own).
+            unsafe {
+                libc::munmap(self.base.cast(), self.len);
+            }
+        }
+    }
+}

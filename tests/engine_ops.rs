@@ -1,0 +1,282 @@
+//! Single-process behaviour of every engine operation (no PHP involved).
+
+use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN};
+
+const STR: ValueKind = ValueKind(6);
+
+fn cache(keys: u64, values: u64, threshold: u64) -> Cache {
+    Cache::create(&Config { keys_memory_size: keys, values_memory_size: values, compress_threshold: threshold }).unwrap()
+}
+
+fn small() -> Cache {
+    cache(64 << 10, 1 << 20, 4096)
+}
+
+fn get(c: &Cache, ns: &Namespace, key: &[u8]) -> Option<(ValueKind, Vec<u8>)> {
+    let mut out = Vec::new();
+    c.get(ns, key, &mut out).unwrap().map(|k| (k, out))
+}
+
+#[test]
+fn set_then_get_returns_the_value_and_counts() {
+    let c = small();
+    let root = Namespace::root();
+    assert_eq!(get(&c, &root, b"k"), None);
+    assert!(c.set(&root, b"k", STR, b"hello", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k"), Some((STR, b"hello".to_vec())));
+    assert!(c.set(&root, b"k", STR, b"world!", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k"), Some((STR, b"world!".to_vec())));
+    let s = c.stats();
+    assert_eq!((s.hits, s.misses, s.sets), (2, 1, 2));
+    assert_eq!(s.slots_used, 1);
+}
+
+#[test]
+fn binary_keys_and_empty_values() {
+    let c = small();
+    let root = Namespace::root();
+    let key = b"a\x00b\xff\xfe";
+    assert!(c.set(&root, key, STR, b"", 0).unwrap());
+    assert_eq!(get(&c, &root, key), Some((STR, vec![])));
+    assert_eq!(get(&c, &root, b"a"), None);
+    assert_eq!(get(&c, &root, b"a\x00b"), None);
+}
+
+#[test]
+fn key_limits_are_enforced() {
+    let c = small();
+    let root = Namespace::root();
+    assert_eq!(c.set(&root, b"", STR, b"x", 0), Err(Error::EmptyKey));
+    assert_eq!(c.get(&root, b"", &mut Vec::new()), Err(Error::EmptyKey));
+    let long = vec![b'k'; MAX_KEY_LEN];
+    assert!(c.set(&root, &long, STR, b"v", 0).unwrap());
+    assert_eq!(get(&c, &root, &long).unwrap().1, b"v");
+    let too_long = vec![b'k'; MAX_KEY_LEN + 1];
+    assert_eq!(c.set(&root, &too_long, STR, b"v", 0), Err(Error::KeyTooLong { len: MAX_KEY_LEN + 1, max: MAX_KEY_LEN }));
+    assert!(Namespace::new(&vec![b'n'; MAX_NAMESPACE_LEN]).is_ok());
+    assert!(matches!(Namespace::new(&vec![b'n'; MAX_NAMESPACE_LEN + 1]), Err(Error::NamespaceTooLong { .. })));
+}
+
+#[test]
+fn oversized_values_are_refused_and_nothing_is_lost() {
+    let c = cache(64 << 10, 256 << 10, 0);
+    let root = Namespace::root();
+    c.set(&root, b"keep", STR, b"safe", 0).unwrap();
+    let max = c.max_value_len(3);
+    let at_max: Vec<u8> = (0..max).map(|i| (i * 7 % 251) as u8).collect();
+    assert!(c.set(&root, b"big", STR, &at_max, 0).unwrap());
+    assert_eq!(get(&c, &root, b"big").unwrap().1, at_max);
+    let over = vec![1u8; max + 1];
+    assert!(matches!(c.set(&root, b"big", STR, &over, 0), Err(Error::ValueTooLarge { .. })));
+    assert_eq!(get(&c, &root, b"big").unwrap().1, at_max, "a refused write must not disturb the old value");
+    assert_eq!(get(&c, &root, b"keep").unwrap().1, b"safe");
+}
+
+#[test]
+fn add_and_replace_semantics() {
+    let c = small();
+    let root = Namespace::root();
+    assert!(!c.replace(&root, b"k", STR, b"r", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k"), None);
+    assert!(c.add(&root, b"k", STR, b"a", 0).unwrap());
+    assert!(!c.add(&root, b"k", STR, b"b", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k").unwrap().1, b"a");
+    assert!(c.replace(&root, b"k", STR, b"r", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k").unwrap().1, b"r");
+    assert!(c.delete(&root, b"k").unwrap());
+    assert!(!c.replace(&root, b"k", STR, b"x", 0).unwrap());
+    assert!(c.add(&root, b"k", STR, b"again", 0).unwrap());
+}
+
+#[test]
+fn delete_and_exists() {
+    let c = small();
+    let root = Namespace::root();
+    assert!(!c.delete(&root, b"k").unwrap());
+    c.set(&root, b"k", STR, b"v", 0).unwrap();
+    assert!(c.exists(&root, b"k").unwrap());
+    assert!(c.delete(&root, b"k").unwrap());
+    assert!(!c.exists(&root, b"k").unwrap());
+    assert!(!c.delete(&root, b"k").unwrap());
+    assert_eq!(c.stats().deletes, 1);
+}
+
+#[test]
+fn incr_decr_and_cas_on_integers_only() {
+    let c = small();
+    let root = Namespace::root();
+    assert_eq!(c.incr(&root, b"n", 1).unwrap(), None, "missing key");
+    c.set(&root, b"n", ValueKind::INT, &10i64.to_le_bytes(), 0).unwrap();
+    assert_eq!(c.incr(&root, b"n", 5).unwrap(), Some(15));
+    assert_eq!(c.incr(&root, b"n", -20).unwrap(), Some(-5));
+    assert_eq!(get(&c, &root, b"n").unwrap(), (ValueKind::INT, (-5i64).to_le_bytes().to_vec()));
+    assert!(!c.cas(&root, b"n", 7, 8).unwrap());
+    assert!(c.cas(&root, b"n", -5, 100).unwrap());
+    assert_eq!(c.incr(&root, b"n", 0).unwrap(), Some(100));
+    c.set(&root, b"s", STR, b"12345678", 0).unwrap();
+    assert_eq!(c.incr(&root, b"s", 1).unwrap(), None, "a string is not an integer even if 8 bytes");
+    assert!(!c.cas(&root, b"s", 0, 1).unwrap());
+    c.set(&root, b"max", ValueKind::INT, &i64::MAX.to_le_bytes(), 0).unwrap();
+    assert_eq!(c.incr(&root, b"max", 1).unwrap(), Some(i64::MIN), "documented: wraps like a C integer");
+}
+
+#[test]
+fn ttl_expiry_and_past_ttl() {
+    let c = small();
+    let root = Namespace::root();
+    c.set(&root, b"past", STR, b"v", -1).unwrap();
+    assert_eq!(get(&c, &root, b"past"), None);
+    assert!(c.add(&root, b"past", STR, b"w", 0).unwrap(), "an expired entry does not block add");
+    c.set(&root, b"short", STR, b"v", 1).unwrap();
+    c.set(&root, b"long", STR, b"v", 3600).unwrap();
+    assert!(get(&c, &root, b"short").is_some());
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    assert_eq!(get(&c, &root, b"short"), None);
+    assert!(get(&c, &root, b"long").is_some());
+    assert!(!c.replace(&root, b"short", STR, b"x", 0).unwrap());
+    assert!(c.stats().expired >= 1);
+    c.set(&root, b"cnt", ValueKind::INT, &1i64.to_le_bytes(), 3600).unwrap();
+    assert_eq!(c.incr(&root, b"cnt", 1).unwrap(), Some(2));
+}
+
+#[test]
+fn flush_all_is_global_and_counted() {
+    let c = small();
+    let root = Namespace::root();
+    let ns = Namespace::new(b"site-a").unwrap();
+    c.set(&root, b"k", STR, b"v", 0).unwrap();
+    c.set(&ns, b"k", STR, b"v", 0).unwrap();
+    c.flush_all();
+    assert_eq!(get(&c, &root, b"k"), None);
+    assert_eq!(get(&c, &ns, b"k"), None);
+    assert!(c.add(&root, b"k", STR, b"new", 0).unwrap());
+    assert_eq!(get(&c, &root, b"k").unwrap().1, b"new");
+    assert_eq!(c.stats().flushes, 1);
+    assert_eq!(c.stats().slots_used, 1);
+}
+
+#[test]
+fn namespaces_are_isolated_and_flush_alone() {
+    let c = small();
+    let root = Namespace::root();
+    let a = Namespace::new(b"a").unwrap();
+    let b = Namespace::new(b"b").unwrap();
+    c.set(&root, b"k", STR, b"root", 0).unwrap();
+    c.set(&a, b"k", STR, b"in a", 0).unwrap();
+    c.set(&b, b"k", STR, b"in b", 0).unwrap();
+    // "a" + "k" must not collide with the root key "ak".
+    c.set(&root, b"ak", STR, b"root ak", 0).unwrap();
+    assert_eq!(get(&c, &a, b"k").unwrap().1, b"in a");
+    assert_eq!(get(&c, &b, b"k").unwrap().1, b"in b");
+    c.flush_namespace(&a);
+    assert_eq!(get(&c, &a, b"k"), None);
+    assert_eq!(get(&c, &b, b"k").unwrap().1, b"in b");
+    assert_eq!(get(&c, &root, b"k").unwrap().1, b"root");
+    assert_eq!(get(&c, &root, b"ak").unwrap().1, b"root ak");
+    c.set(&a, b"k", STR, b"a again", 0).unwrap();
+    assert_eq!(get(&c, &a, b"k").unwrap().1, b"a again");
+    let unseen = Namespace::new(b"never-written").unwrap();
+    assert_eq!(get(&c, &unseen, b"k"), None);
+    c.flush_namespace(&unseen);
+    assert_eq!(get(&c, &b, b"k").unwrap().1, b"in b");
+}
+
+#[test]
+fn compression_round_trips_and_is_counted() {
+    let c = cache(64 << 10, 4 << 20, 100);
+    let root = Namespace::root();
+    let compressible = b"abcdefgh".repeat(2000);
+    c.set(&root, b"z", STR, &compressible, 0).unwrap();
+    assert_eq!(get(&c, &root, b"z").unwrap().1, compressible);
+    assert_eq!(c.stats().compressed_count, 1);
+    assert!(c.stats().values_written_bytes < 4000, "stored compressed");
+    // Incompressible bytes are stored as they are.
+    let mut x = 0x12345678u64;
+    let noise: Vec<u8> = (0..5000).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 }).collect();
+    c.set(&root, b"n", STR, &noise, 0).unwrap();
+    assert_eq!(get(&c, &root, b"n").unwrap().1, noise);
+    assert_eq!(c.stats().compressed_count, 1);
+    // Below the threshold nothing is compressed.
+    c.set(&root, b"s", STR, &b"a".repeat(99), 0).unwrap();
+    assert_eq!(c.stats().compressed_count, 1);
+    // A compressible value larger than the ring's limit fits once compressed.
+    let huge = vec![b'q'; 3 << 20];
+    assert!(c.set(&root, b"huge", STR, &huge, 0).unwrap());
+    assert_eq!(get(&c, &root, b"huge").unwrap().1, huge);
+}
+
+#[test]
+fn ring_recycles_and_old_values_are_never_returned() {
+    let c = cache(64 << 10, 64 << 10, 0);
+    let root = Namespace::root();
+    let mut latest = std::collections::HashMap::new();
+    for i in 0..5000u32 {
+        let key = format!("key-{}", i % 300);
+        let value = format!("{key}={i}").repeat(1 + (i as usize % 7));
+        c.set(&root, key.as_bytes(), STR, value.as_bytes(), 0).unwrap();
+        latest.insert(key, value);
+    }
+    let s = c.stats();
+    assert!(s.recycles >= 5, "ring should have wrapped, recycles = {}", s.recycles);
+    let mut hits = 0;
+    for (k, v) in &latest {
+        if let Some((_, got)) = get(&c, &root, k.as_bytes()) {
+            assert_eq!(&got, v.as_bytes(), "stale or wrong value for {k}");
+            hits += 1;
+        }
+    }
+    assert!(hits > 0);
+    assert_eq!(c.stats().validation_failures, 0);
+}
+
+#[test]
+fn a_full_bucket_kicks_the_oldest_and_counts_it() {
+    // 1 KiB of keys = 32 buckets x 4 slots = 128 slots; 1000 keys cannot all fit.
+    let c = cache(1024, 4 << 20, 0);
+    let root = Namespace::root();
+    for i in 0..1000u32 {
+        c.set(&root, format!("k{i}").as_bytes(), STR, b"v", 0).unwrap();
+    }
+    let s = c.stats();
+    assert_eq!(s.slots_total, 128);
+    assert!(s.kicks >= 1000 - 128, "kicks = {}", s.kicks);
+    assert!(s.slots_used <= 128 && s.slots_used >= 120, "slots_used = {}", s.slots_used);
+    // The most recent key survives: the oldest entry of a bucket is the one evicted.
+    assert!(get(&c, &root, b"k999").is_some());
+}
+
+#[test]
+fn retention_at_80_percent_load_is_at_least_99_5_percent() {
+    let c = cache(4 << 20, 64 << 20, 0);
+    let root = Namespace::root();
+    let n = c.stats().slots_total;
+    let keys = n * 8 / 10;
+    for i in 0..keys {
+        c.set(&root, format!("wp:options:{i}").as_bytes(), STR, b"1", 0).unwrap();
+    }
+    let kept = (0..keys).filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap()).count() as u64;
+    let s = c.stats();
+    let retained = kept as f64 / keys as f64;
+    eprintln!("retention: {kept}/{keys} = {:.4}%, kicks = {}", retained * 100.0, s.kicks);
+    assert!(retained >= 0.995, "retained {retained}");
+}
+
+#[test]
+fn invalid_configs_are_rejected() {
+    for (k, v) in [(0, 1 << 20), (1023, 1 << 20), (1 << 20, 1000), (1 << 20, 128 << 30), (32 << 30, 1 << 20)] {
+        let r = Cache::create(&Config { keys_memory_size: k, values_memory_size: v, compress_threshold: 0 });
+        assert!(matches!(r, Err(Error::InvalidConfig(_))), "{k} {v}");
+    }
+}
+
+#[test]
+fn attach_validates_the_header() {
+    let c = small();
+    let len = c.region().mapped_len();
+    let mut junk = vec![0u8; 8192 + 4096];
+    let aligned = junk.as_mut_ptr().wrapping_add(junk.as_ptr().align_offset(4096));
+    // SAFETY (test): 8192 zeroed bytes at a page-aligned address inside `junk`.
+    let r = unsafe { shmcache::engine::Region::attach(aligned, 8192) };
+    assert!(r.is_err());
+    assert!(len > 0);
+}
