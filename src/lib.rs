@@ -7,6 +7,3 @@ pub mod engine;
 
 #[cfg(feature = "php")]
 mod php;
-
-#[cfg(feature = "php")]
-pub use php::get_module;

@@ -1,0 +1,250 @@
+//! zval ⇄ bytes. Scalars and strings are stored as they are; arrays of scalars, strings and
+//! arrays use a compact native encoding; anything holding objects or references goes through
+//! PHP's own serialize()/unserialize(), which may run user code, so it is always called while
+//! nothing shared is held.
+
+use std::borrow::Cow;
+
+use ext_php_rs::convert::IntoZvalDyn;
+use ext_php_rs::error::Error as PhpError;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
+
+use super::args::type_error;
+use crate::engine::ValueKind;
+
+pub const NULL: ValueKind = ValueKind(2);
+pub const FALSE: ValueKind = ValueKind(3);
+pub const TRUE: ValueKind = ValueKind(4);
+pub const DOUBLE: ValueKind = ValueKind(5);
+pub const STRING: ValueKind = ValueKind(6);
+pub const ARRAY: ValueKind = ValueKind(7);
+pub const SERIALIZED: ValueKind = ValueKind(8);
+
+/// Deeper arrays are handed to serialize(), which has its own limits.
+const MAX_NATIVE_DEPTH: u32 = 64;
+
+// Element tags of the native array encoding.
+const T_NULL: u8 = 0;
+const T_FALSE: u8 = 1;
+const T_TRUE: u8 = 2;
+const T_INT: u8 = 3;
+const T_DOUBLE: u8 = 4;
+const T_STRING: u8 = 5;
+const T_ARRAY: u8 = 6;
+const K_INT: u8 = 0;
+const K_STRING: u8 = 1;
+
+pub struct Encoded<'a> {
+    pub kind: ValueKind,
+    pub bytes: Cow<'a, [u8]>,
+}
+
+/// Encodes a value for storage. `what` names the argument for error messages.
+pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<'a>, PhpException> {
+    let value = value.dereference();
+    let (kind, bytes): (ValueKind, Cow<'a, [u8]>) = if value.is_null() {
+        (NULL, Cow::Borrowed(&[]))
+    } else if value.is_false() {
+        (FALSE, Cow::Borrowed(&[]))
+    } else if value.is_true() {
+        (TRUE, Cow::Borrowed(&[]))
+    } else if let Some(n) = value.long() {
+        (ValueKind::INT, Cow::Owned(n.to_le_bytes().to_vec()))
+    } else if let Some(d) = value.double() {
+        (DOUBLE, Cow::Owned(d.to_le_bytes().to_vec()))
+    } else if let Some(s) = value.zend_str() {
+        (STRING, Cow::Borrowed(s.as_bytes()))
+    } else if let Some(ht) = value.array() {
+        let mut out = Vec::with_capacity(64);
+        if encode_array(ht, &mut out, 0, what)? {
+            (ARRAY, Cow::Owned(out))
+        } else {
+            (SERIALIZED, Cow::Owned(serialize(value)?))
+        }
+    } else if value.is_object() {
+        (SERIALIZED, Cow::Owned(serialize(value)?))
+    } else {
+        return Err(type_error(format!("{} cannot be a {}", what(), super::args::type_name(value))));
+    };
+    Ok(Encoded { kind, bytes })
+}
+
+fn put_len(out: &mut Vec<u8>, n: usize) {
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+}
+
+/// Returns Ok(false) when the array needs PHP's serializer (objects, references, depth).
+fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn() -> String) -> Result<bool, PhpException> {
+    if depth > MAX_NATIVE_DEPTH {
+        return Ok(false);
+    }
+    put_len(out, ht.len());
+    let mut it = ht.iter();
+    while let Some((key, v)) = it.next_zval() {
+        if let Some(i) = key.long() {
+            out.push(K_INT);
+            out.extend_from_slice(&i.to_le_bytes());
+        } else if let Some(s) = key.zend_str() {
+            out.push(K_STRING);
+            put_len(out, s.len());
+            out.extend_from_slice(s.as_bytes());
+        } else {
+            return Ok(false);
+        }
+        if v.is_reference() || v.is_object() || v.is_indirect() {
+            return Ok(false);
+        }
+        if v.is_null() {
+            out.push(T_NULL);
+        } else if v.is_false() {
+            out.push(T_FALSE);
+        } else if v.is_true() {
+            out.push(T_TRUE);
+        } else if let Some(n) = v.long() {
+            out.push(T_INT);
+            out.extend_from_slice(&n.to_le_bytes());
+        } else if let Some(d) = v.double() {
+            out.push(T_DOUBLE);
+            out.extend_from_slice(&d.to_le_bytes());
+        } else if let Some(s) = v.zend_str() {
+            out.push(T_STRING);
+            put_len(out, s.len());
+            out.extend_from_slice(s.as_bytes());
+        } else if let Some(inner) = v.array() {
+            out.push(T_ARRAY);
+            if !encode_array(inner, out, depth + 1, what)? {
+                return Ok(false);
+            }
+        } else {
+            return Err(type_error(format!("{} cannot contain a {}", what(), super::args::type_name(v))));
+        }
+    }
+    Ok(true)
+}
+
+/// Calls a PHP function with one argument; a PHP exception stays pending and becomes our error.
+fn call_php(name: &str, arg: &Zval) -> Result<Zval, PhpException> {
+    let f = ZendCallable::try_from_name(name).map_err(|e| PhpException::from_message(e.to_string()))?;
+    match f.try_call(vec![arg as &dyn IntoZvalDyn]) {
+        Ok(z) => Ok(z),
+        // The original exception is still pending and is what PHP reports; this one is ignored.
+        Err(PhpError::ExceptionPending { .. }) => Err(PhpException::from_message("serialization failed".into())),
+        Err(e) => Err(PhpException::from_message(e.to_string())),
+    }
+}
+
+fn serialize(value: &Zval) -> Result<Vec<u8>, PhpException> {
+    let s = call_php("serialize", value)?;
+    s.zend_str().map(|s| s.as_bytes().to_vec()).ok_or_else(|| PhpException::from_message("serialize() did not return a string".into()))
+}
+
+pub fn string_zval(bytes: &[u8]) -> Zval {
+    let mut z = Zval::new();
+    z.set_zend_string(ZendStr::new(bytes, false));
+    z
+}
+
+/// Decodes a stored value. None means the bytes do not decode (treated as a miss); an Err is
+/// an exception thrown by user code during unserialize().
+pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
+    let mut z = Zval::new();
+    match kind {
+        NULL => z.set_null(),
+        FALSE => z.set_bool(false),
+        TRUE => z.set_bool(true),
+        ValueKind::INT => z.set_long(i64::from_le_bytes(match bytes.try_into() {
+            Ok(b) => b,
+            Err(_) => return Ok(None),
+        })),
+        DOUBLE => z.set_double(f64::from_le_bytes(match bytes.try_into() {
+            Ok(b) => b,
+            Err(_) => return Ok(None),
+        })),
+        STRING => return Ok(Some(string_zval(bytes))),
+        ARRAY => {
+            let mut reader = Reader { bytes, at: 0 };
+            let Some(ht) = reader.array(0) else { return Ok(None) };
+            if reader.at != bytes.len() {
+                return Ok(None);
+            }
+            z.set_hashtable(ht);
+        }
+        SERIALIZED => {
+            let v = call_php("unserialize", &string_zval(bytes))?;
+            return Ok(if v.is_false() { None } else { Some(v) });
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(z))
+}
+
+/// Bounds-checked reader of the native array encoding.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let s = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(s)
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Option<usize> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn array(&mut self, depth: u32) -> Option<ext_php_rs::boxed::ZBox<ZendHashTable>> {
+        if depth > MAX_NATIVE_DEPTH {
+            return None;
+        }
+        let count = self.u32()?;
+        // Every element takes at least 6 bytes, so a corrupt count can't force a huge table.
+        if count > (self.bytes.len() - self.at) / 6 + 1 {
+            return None;
+        }
+        let mut ht = ZendHashTable::with_capacity(count as u32);
+        for _ in 0..count {
+            let key_tag = self.u8()?;
+            let key: Result<i64, ext_php_rs::boxed::ZBox<ZendStr>> = match key_tag {
+                K_INT => Ok(self.i64()?),
+                K_STRING => {
+                    let n = self.u32()?;
+                    Err(ZendStr::new(self.take(n)?, false))
+                }
+                _ => return None,
+            };
+            let mut v = Zval::new();
+            match self.u8()? {
+                T_NULL => v.set_null(),
+                T_FALSE => v.set_bool(false),
+                T_TRUE => v.set_bool(true),
+                T_INT => v.set_long(self.i64()?),
+                T_DOUBLE => v.set_double(f64::from_le_bytes(self.take(8)?.try_into().ok()?)),
+                T_STRING => {
+                    let n = self.u32()?;
+                    v = string_zval(self.take(n)?);
+                }
+                T_ARRAY => v.set_hashtable(self.array(depth + 1)?),
+                _ => return None,
+            }
+            let inserted = match key {
+                Ok(i) => ht.insert(i, v),
+                Err(s) => ht.insert(&*s, v),
+            };
+            inserted.ok()?;
+        }
+        Some(ht)
+    }
+}

@@ -1,0 +1,117 @@
+//! The `shmcache_*` functions: the root namespace, so flushing means everything.
+
+use std::sync::OnceLock;
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+use super::args::{Found, KeyArg};
+use super::info;
+use super::ops::{self, Write};
+use crate::engine::Namespace;
+
+fn root() -> &'static Namespace {
+    static ROOT: OnceLock<Namespace> = OnceLock::new();
+    ROOT.get_or_init(Namespace::root)
+}
+
+#[php_function]
+#[php(name = "shmcache_get")]
+pub fn shmcache_get(key: KeyArg, mut found: Found) -> PhpResult<Zval> {
+    ops::get(root(), "shmcache_get", key.0, &mut found)
+}
+
+#[php_function]
+#[php(name = "shmcache_get_multi")]
+pub fn shmcache_get_multi(keys: &ZendHashTable) -> PhpResult<Zval> {
+    ops::get_multi(root(), "shmcache_get_multi", keys)
+}
+
+#[php_function]
+#[php(name = "shmcache_set")]
+#[php(defaults(ttl = 0))]
+pub fn shmcache_set(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    ops::store(root(), "shmcache_set", Write::Set, key.0, value, ttl)
+}
+
+#[php_function]
+#[php(name = "shmcache_set_multi")]
+#[php(defaults(ttl = 0))]
+pub fn shmcache_set_multi(values: &ZendHashTable, ttl: i64) -> PhpResult<Zval> {
+    ops::set_multi(root(), "shmcache_set_multi", values, ttl)
+}
+
+#[php_function]
+#[php(name = "shmcache_add")]
+#[php(defaults(ttl = 0))]
+pub fn shmcache_add(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    ops::store(root(), "shmcache_add", Write::Add, key.0, value, ttl)
+}
+
+#[php_function]
+#[php(name = "shmcache_replace")]
+#[php(defaults(ttl = 0))]
+pub fn shmcache_replace(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    ops::store(root(), "shmcache_replace", Write::Replace, key.0, value, ttl)
+}
+
+#[php_function]
+#[php(name = "shmcache_cas")]
+pub fn shmcache_cas(key: KeyArg, old: i64, new: i64) -> PhpResult<bool> {
+    ops::cas(root(), "shmcache_cas", key.0, old, new)
+}
+
+#[php_function]
+#[php(name = "shmcache_incr")]
+#[php(defaults(step = 1))]
+pub fn shmcache_incr(key: KeyArg, step: i64) -> PhpResult<Zval> {
+    ops::incr(root(), "shmcache_incr", key.0, step)
+}
+
+#[php_function]
+#[php(name = "shmcache_decr")]
+#[php(defaults(step = 1))]
+pub fn shmcache_decr(key: KeyArg, step: i64) -> PhpResult<Zval> {
+    ops::incr(root(), "shmcache_decr", key.0, step.wrapping_neg())
+}
+
+#[php_function]
+#[php(name = "shmcache_delete")]
+pub fn shmcache_delete(key: KeyArg) -> PhpResult<bool> {
+    ops::delete(root(), "shmcache_delete", key.0)
+}
+
+#[php_function]
+#[php(name = "shmcache_exists")]
+pub fn shmcache_exists(key: KeyArg) -> PhpResult<bool> {
+    ops::exists(root(), "shmcache_exists", key.0)
+}
+
+#[php_function]
+#[php(name = "shmcache_flush")]
+pub fn shmcache_flush() -> bool {
+    ops::flush(root())
+}
+
+#[php_function]
+#[php(name = "shmcache_info")]
+pub fn shmcache_info() -> PhpResult<Zval> {
+    info::info_array(None)
+}
+
+pub fn register(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .function(wrap_function!(shmcache_get))
+        .function(wrap_function!(shmcache_get_multi))
+        .function(wrap_function!(shmcache_set))
+        .function(wrap_function!(shmcache_set_multi))
+        .function(wrap_function!(shmcache_add))
+        .function(wrap_function!(shmcache_replace))
+        .function(wrap_function!(shmcache_cas))
+        .function(wrap_function!(shmcache_incr))
+        .function(wrap_function!(shmcache_decr))
+        .function(wrap_function!(shmcache_delete))
+        .function(wrap_function!(shmcache_exists))
+        .function(wrap_function!(shmcache_flush))
+        .function(wrap_function!(shmcache_info))
+}

@@ -1,0 +1,74 @@
+//! `shmcache_info()` and the phpinfo() section.
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::ModuleEntry;
+use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
+
+use super::{cache, codec, ini, VERSION};
+use crate::engine::{Namespace, Stats, MAX_KEY_LEN};
+
+extern "C" {
+    fn display_ini_entries(module: *mut ModuleEntry);
+}
+
+fn counters(s: &Stats) -> [(&'static str, u64); 22] {
+    [
+        ("hits", s.hits),
+        ("misses", s.misses),
+        ("sets", s.sets),
+        ("deletes", s.deletes),
+        ("kicks", s.kicks),
+        ("recycles", s.recycles),
+        ("expired", s.expired),
+        ("validation_failures", s.validation_failures),
+        ("slots_total", s.slots_total),
+        ("slots_used", s.slots_used),
+        ("keys_memory_size", s.keys_memory_size),
+        ("values_memory_size", s.values_memory_size),
+        ("values_written_bytes", s.values_written_bytes),
+        ("values_used_bytes", s.ring_used),
+        ("compressed_count", s.compressed_count),
+        ("compress_threshold", s.compress_threshold),
+        ("flushes", s.flushes),
+        ("namespace_flushes", s.namespace_flushes),
+        ("namespaces_used", s.namespaces_used),
+        ("cas_retries", s.cas_retries),
+        ("max_value_size", s.max_value_size),
+        ("start_time", s.start_time),
+    ]
+}
+
+pub fn info_array(ns: Option<&Namespace>) -> PhpResult<Zval> {
+    let mut ht = ZendHashTable::new();
+    ht.insert("enabled", cache().is_some())?;
+    ht.insert("version", VERSION)?;
+    ht.insert("sapi", ini::sapi_name())?;
+    ht.insert("max_key_length", MAX_KEY_LEN as i64)?;
+    if let Some(ns) = ns {
+        ht.insert("namespace", codec::string_zval(ns.name()))?;
+    }
+    if let Some(c) = cache() {
+        for (name, v) in counters(&c.stats()) {
+            ht.insert(name, v as i64)?;
+        }
+    }
+    let mut z = Zval::new();
+    z.set_hashtable(ht);
+    Ok(z)
+}
+
+pub extern "C" fn php_info(module: *mut ModuleEntry) {
+    info_table_start!();
+    info_table_header!("shmcache support", if cache().is_some() { "enabled" } else { "disabled" });
+    info_table_row!("version", VERSION);
+    info_table_row!("max key length", MAX_KEY_LEN.to_string());
+    if let Some(c) = cache() {
+        for (name, v) in counters(&c.stats()) {
+            info_table_row!(name, v.to_string());
+        }
+    }
+    info_table_end!();
+    // SAFETY: module is the entry PHP passed to this callback; this is DISPLAY_INI_ENTRIES().
+    unsafe { display_ini_entries(module) };
+}

@@ -1,0 +1,135 @@
+//! The `shmcache.*` INI directives. They are read once, at MINIT, so they are PHP_INI_SYSTEM:
+//! setting them per pool or with ini_set() could never take effect.
+
+use std::ffi::{c_char, c_int, CString};
+
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::{zend_ini_entry, zend_long, zend_string};
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::types::ZendStr;
+use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
+
+use crate::engine::Config;
+
+extern "C" {
+    fn zend_ini_parse_quantity(value: *mut zend_string, errstr: *mut *mut zend_string) -> zend_long;
+    fn zend_unregister_ini_entries(module_number: c_int);
+    fn php_error_docref(docref: *const c_char, type_: c_int, format: *const c_char, ...);
+    static sapi_module: SapiModuleHead;
+}
+
+/// The leading fields of PHP's `sapi_module_struct`: its name comes first.
+#[repr(C)]
+struct SapiModuleHead {
+    name: *const c_char,
+}
+
+const E_CORE_WARNING: c_int = 32;
+
+static ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+    IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.values_memory_size", c"64M", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.compress_threshold", c"4096", IniEntryPermission::System),
+    IniEntryDef::end(),
+]);
+
+pub fn register(module_number: i32) {
+    IniEntryDef::register(ENTRIES.as_slice(), module_number);
+}
+
+pub fn unregister(module_number: i32) {
+    // SAFETY: undoes `register` for this module at MSHUTDOWN, as PHP's UNREGISTER_INI_ENTRIES.
+    unsafe { zend_unregister_ini_entries(module_number) };
+}
+
+pub struct Settings {
+    pub enable: bool,
+    pub enable_cli: bool,
+    pub config: Config,
+}
+
+impl Settings {
+    /// Whether this SAPI gets a region: always when enabled, except the plain CLI (and phpdbg),
+    /// which needs enable_cli because each CLI process would get a region of its own.
+    pub fn enabled_here(&self) -> bool {
+        self.enable && (self.enable_cli || !is_cli())
+    }
+}
+
+pub fn sapi_name() -> String {
+    // SAFETY: `sapi_module` is PHP's global SAPI descriptor, initialised before MINIT; its name
+    // is a static NUL-terminated string.
+    unsafe {
+        let name = sapi_module.name;
+        if name.is_null() {
+            return String::new();
+        }
+        std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned()
+    }
+}
+
+fn is_cli() -> bool {
+    matches!(sapi_name().as_str(), "cli" | "phpdbg")
+}
+
+fn raw(name: &str) -> Option<Vec<u8>> {
+    let eg = ExecutorGlobals::get();
+    // SAFETY: ini_directives is PHP's table of registered directives, valid during MINIT and
+    // requests; its values are zend_ini_entry pointers.
+    let table = unsafe { eg.ini_directives.as_ref() }?;
+    let entry = table.get(name)?;
+    // SAFETY: entries of ini_directives hold a pointer to a live zend_ini_entry.
+    let entry: *mut zend_ini_entry = unsafe { entry.ptr::<zend_ini_entry>() }?;
+    // SAFETY: entry is live (see above); its value is a zend_string or null.
+    let value = unsafe { (*entry).value.as_ref() }?;
+    Some(value.as_bytes().to_vec())
+}
+
+fn text(name: &str) -> String {
+    String::from_utf8_lossy(&raw(name).unwrap_or_default()).trim().to_string()
+}
+
+fn parse_bool(name: &str) -> Result<bool, String> {
+    let v = text(name).to_ascii_lowercase();
+    match v.as_str() {
+        "1" | "on" | "yes" | "true" => Ok(true),
+        "0" | "off" | "no" | "false" | "" | "none" => Ok(false),
+        _ => Err(format!("shmcache: invalid value \"{v}\" for {name}: expected On or Off")),
+    }
+}
+
+/// Parses a size the way PHP parses memory_limit ("64M", "1G"), but refuses anything PHP
+/// would only warn about and guess.
+fn parse_size(name: &str) -> Result<u64, String> {
+    let bytes = raw(name).unwrap_or_default();
+    let shown = String::from_utf8_lossy(&bytes).into_owned();
+    let mut value = ZendStr::new(&bytes, false);
+    let mut err: *mut zend_string = std::ptr::null_mut();
+    // SAFETY: value is a valid zend_string; err receives an owned zend_string on error.
+    let n = unsafe { zend_ini_parse_quantity(value.as_mut_ptr(), &mut err) };
+    if !err.is_null() {
+        // SAFETY: PHP hands over ownership of the error string; ZBox releases it.
+        let e: ZBox<ZendStr> = unsafe { ZBox::from_raw(err) };
+        return Err(format!("shmcache: invalid {name} \"{shown}\": {}", String::from_utf8_lossy(e.as_bytes())));
+    }
+    u64::try_from(n).map_err(|_| format!("shmcache: invalid {name} \"{shown}\": must not be negative"))
+}
+
+pub fn read() -> Result<Settings, String> {
+    let config = Config {
+        keys_memory_size: parse_size("shmcache.keys_memory_size")?,
+        values_memory_size: parse_size("shmcache.values_memory_size")?,
+        compress_threshold: parse_size("shmcache.compress_threshold")?,
+    };
+    config.validate().map_err(|e| format!("shmcache: {e}"))?;
+    Ok(Settings { enable: parse_bool("shmcache.enable")?, enable_cli: parse_bool("shmcache.enable_cli")?, config })
+}
+
+/// Reports why startup failed (PHP then prints "Unable to start shmcache module").
+pub fn startup_error(message: &str) {
+    let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: "%s" with one NUL-terminated argument; callable during MINIT.
+    unsafe { php_error_docref(std::ptr::null(), E_CORE_WARNING, c"%s".as_ptr(), c.as_ptr()) };
+}

@@ -1,0 +1,87 @@
+//! The ext-php-rs glue: module registration, startup/shutdown and the process-wide cache.
+//!
+//! Everything here is thin: argument checking and zval conversion live in `args` and `codec`,
+//! the operations shared by the functions and the class in `ops`, and the cache in `engine`.
+
+mod args;
+mod class;
+mod codec;
+mod functions;
+mod info;
+mod ini;
+mod ops;
+
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use ext_php_rs::prelude::*;
+
+use crate::engine::{Cache, MAX_KEY_LEN};
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[php_const]
+pub const SHMCACHE_VERSION: &str = VERSION;
+#[php_const]
+pub const SHMCACHE_MAX_KEY_LENGTH: i64 = MAX_KEY_LEN as i64;
+
+/// The region of this process tree, created at MINIT (in the FPM master, so every worker
+/// inherits the mapping) and dropped at MSHUTDOWN. Null when disabled.
+static CACHE: AtomicPtr<Cache> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The cache, or None when the extension is disabled in this SAPI.
+pub(crate) fn cache() -> Option<&'static Cache> {
+    let p = CACHE.load(Ordering::Acquire);
+    // SAFETY: the pointer is either null or a leaked Box set once at MINIT, before any PHP code
+    // runs, and only reclaimed at MSHUTDOWN, after the last request of this process.
+    unsafe { p.as_ref() }
+}
+
+fn startup(_ty: i32, module_number: i32) -> i32 {
+    std::panic::catch_unwind(|| {
+        ini::register(module_number);
+        let settings = match ini::read() {
+            Ok(s) => s,
+            Err(message) => {
+                ini::startup_error(&message);
+                return -1;
+            }
+        };
+        if !settings.enabled_here() {
+            return 0;
+        }
+        match Cache::create(&settings.config) {
+            Ok(cache) => {
+                CACHE.store(Box::into_raw(Box::new(cache)), Ordering::Release);
+                0
+            }
+            Err(e) => {
+                ini::startup_error(&format!("shmcache: {e}"));
+                -1
+            }
+        }
+    })
+    .unwrap_or(-1)
+}
+
+extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
+    let p = CACHE.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if !p.is_null() {
+        // SAFETY: p came from Box::into_raw at MINIT and was swapped out, so this is the only
+        // owner; no PHP code of this process runs after MSHUTDOWN. Other processes keep their
+        // own mapping of the region.
+        drop(unsafe { Box::from_raw(p) });
+    }
+    ini::unregister(module_number);
+    0
+}
+
+#[php_module]
+#[php(startup = "startup")]
+pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    functions::register(module)
+        .shutdown_function(shutdown)
+        .info_function(info::php_info)
+        .constant(wrap_constant!(SHMCACHE_VERSION))
+        .constant(wrap_constant!(SHMCACHE_MAX_KEY_LENGTH))
+        .class::<class::ShmCache>()
+}

@@ -1,0 +1,181 @@
+//! The operations behind both the `shmcache_*` functions and the `ShmCache` methods. `func` is
+//! the PHP-visible name used in error messages ("shmcache_get", "ShmCache::get").
+
+use std::cell::Cell;
+
+use ext_php_rs::error::php_error;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::flags::ErrorType;
+use ext_php_rs::prelude::PhpResult;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+use super::args::{key_bytes, value_error, Found};
+use super::codec;
+use super::cache;
+use crate::engine::{Error, Namespace};
+
+thread_local! {
+    /// Reused buffer for values read from the region (taken while in use, so a get re-entered
+    /// from unserialize() simply allocates its own).
+    static READ_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+fn arg<'a>(func: &'a str, n: u32, name: &str) -> impl Fn() -> String + 'a {
+    let name = name.to_string();
+    move || format!("{func}(): Argument #{n} (${name})")
+}
+
+#[derive(Clone, Copy)]
+pub enum Write {
+    Set,
+    Add,
+    Replace,
+}
+
+/// Maps engine refusals that are not caller bugs to a warning and `false`.
+fn refused(e: Error) -> PhpResult<bool> {
+    match e {
+        Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => Err(value_error(e.to_string())),
+        other => {
+            php_error(&ErrorType::Warning, &other.to_string());
+            Ok(false)
+        }
+    }
+}
+
+/// Reads one key; Ok(None) on a miss.
+fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
+    let Some(cache) = cache() else { return Ok(None) };
+    let mut buf = READ_BUF.take();
+    let hit = cache.get(ns, key, &mut buf);
+    let result = match hit {
+        Ok(Some(kind)) => codec::decode(kind, &buf),
+        Ok(None) => Ok(None),
+        Err(e) => Err(value_error(e.to_string())),
+    };
+    READ_BUF.set(buf);
+    result
+}
+
+pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResult<Zval> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    match fetch(ns, &key)? {
+        Some(v) => {
+            found.set(true);
+            Ok(v)
+        }
+        None => {
+            found.set(false);
+            let mut f = Zval::new();
+            f.set_bool(false);
+            Ok(f)
+        }
+    }
+}
+
+pub fn get_multi(ns: &Namespace, func: &str, keys: &ZendHashTable) -> PhpResult<Zval> {
+    let what = arg(func, 1, "keys");
+    let mut wanted = Vec::with_capacity(keys.len());
+    let mut it = keys.iter();
+    while let Some((_, k)) = it.next_zval() {
+        let k = k.dereference();
+        let bytes = key_bytes(k, &|| format!("{} element", what()))?.into_owned();
+        wanted.push((k.shallow_clone(), bytes));
+    }
+    let mut out = ZendHashTable::with_capacity(wanted.len() as u32);
+    for (k, bytes) in wanted {
+        if let Some(v) = fetch(ns, &bytes)? {
+            match k.long() {
+                Some(i) => out.insert(i, v)?,
+                None => out.insert(&*ext_php_rs::types::ZendStr::new(&bytes, false), v)?,
+            }
+        }
+    }
+    let mut z = Zval::new();
+    z.set_hashtable(out);
+    Ok(z)
+}
+
+pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let encoded = codec::encode(value, &arg(func, 2, "value"))?;
+    let Some(cache) = cache() else { return Ok(false) };
+    let r = match mode {
+        Write::Set => cache.set(ns, &key, encoded.kind, &encoded.bytes, ttl),
+        Write::Add => cache.add(ns, &key, encoded.kind, &encoded.bytes, ttl),
+        Write::Replace => cache.replace(ns, &key, encoded.kind, &encoded.bytes, ttl),
+    };
+    r.or_else(refused)
+}
+
+pub fn set_multi(ns: &Namespace, func: &str, values: &ZendHashTable, ttl: i64) -> PhpResult<Zval> {
+    // Check and encode everything first, so a bad key or value stores nothing at all.
+    let what = arg(func, 1, "values");
+    let mut items = Vec::with_capacity(values.len());
+    let mut it = values.iter();
+    while let Some((k, v)) = it.next_zval() {
+        let bytes = key_bytes(&k, &|| format!("{} key", what()))?.into_owned();
+        let enc = codec::encode(v, &|| format!("{} element", what()))?;
+        items.push((k, bytes, enc.kind, enc.bytes.into_owned()));
+    }
+    let mut failed = ZendHashTable::new();
+    for (k, bytes, kind, data) in items {
+        let ok = match cache() {
+            Some(c) => c.set(ns, &bytes, kind, &data, ttl).or_else(refused)?,
+            None => false,
+        };
+        if !ok {
+            failed.push(k)?;
+        }
+    }
+    let mut z = Zval::new();
+    z.set_hashtable(failed);
+    Ok(z)
+}
+
+pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: i64, new: i64) -> PhpResult<bool> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let Some(cache) = cache() else { return Ok(false) };
+    cache.cas(ns, &key, old, new).or_else(refused)
+}
+
+pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: i64) -> PhpResult<Zval> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let mut z = Zval::new();
+    z.set_bool(false);
+    let Some(cache) = cache() else { return Ok(z) };
+    match cache.incr(ns, &key, step) {
+        Ok(Some(n)) => z.set_long(n),
+        Ok(None) => {}
+        Err(e) => {
+            refused(e)?;
+        }
+    }
+    Ok(z)
+}
+
+pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let Some(cache) = cache() else { return Ok(false) };
+    cache.delete(ns, &key).or_else(refused)
+}
+
+pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let Some(cache) = cache() else { return Ok(false) };
+    cache.exists(ns, &key).or_else(refused)
+}
+
+pub fn flush(ns: &Namespace) -> bool {
+    match cache() {
+        Some(c) => {
+            c.flush_namespace(ns);
+            true
+        }
+        None => false,
+    }
+}
+
+pub fn namespace(func: &str, name: &[u8]) -> Result<Namespace, PhpException> {
+    Namespace::new(name).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
+}
