@@ -9,7 +9,7 @@ use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 
 const PROCS: usize = 4;
 const INCRS: i64 = 100_000;
-const ROUNDS: usize = 300;
+const ROUNDS: usize = 1000;
 
 #[test]
 fn incr_totals_and_add_winners_are_exact() {

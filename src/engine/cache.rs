@@ -529,21 +529,21 @@ impl Cache {
         buf: &mut Vec<u8>,
     ) -> bool {
         let index = self.index();
-        let tail = self.tail();
         let cap = self.capacity;
-        let is_free = |w: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
-        if !probe.slots().any(|s| is_free(index[s as usize].load(Ordering::Acquire))) {
-            self.relocate_one(probe, buf);
+        // Offsets are rebuilt relative to the tail, so the tail must be read after the words:
+        // a word published after an older tail reading would decode to a bogus offset.
+        let load = || {
+            let words: Vec<(usize, u64)> = probe.slots().map(|s| (s as usize, index[s as usize].load(Ordering::Acquire))).collect();
+            (words, self.tail())
+        };
+        let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
+        let (mut words, mut tail) = load();
+        if !words.iter().any(|&(_, w)| is_free(w, tail)) && self.relocate_one(probe, buf) {
+            (words, tail) = load();
         }
         // Victim: a free slot (empty, or its entry recycled by the ring) in the less loaded of
         // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        let words: Vec<(usize, u64, bool)> = probe
-            .slots()
-            .map(|s| {
-                let w = index[s as usize].load(Ordering::Acquire);
-                (s as usize, w, is_free(w))
-            })
-            .collect();
+        let words: Vec<(usize, u64, bool)> = words.into_iter().map(|(s, w)| (s, w, is_free(w, tail))).collect();
         let free_in = |b: u64| words.iter().filter(|&&(s, _, free)| free && s as u64 / 4 == b).count();
         let preferred = if free_in(probe.buckets[1]) > free_in(probe.buckets[0]) { probe.buckets[1] } else { probe.buckets[0] };
         let (victim, old, _) = *words
@@ -571,6 +571,7 @@ impl Cache {
             if theirs == 0 || word_tag(theirs) != probe.tag {
                 continue;
             }
+            let tail = self.tail();
             if !matches!(self.read_entry(theirs & !PENDING, &ns.name, key, buf), EntryRead::Same(_)) {
                 continue;
             }
@@ -631,7 +632,6 @@ impl Cache {
     /// so the resident is never published twice (at worst it is briefly missing).
     fn relocate_one(&self, probe: &Probe, buf: &mut Vec<u8>) -> bool {
         let index = self.index();
-        let tail = self.tail();
         let cap = self.capacity;
         for from in probe.slots().map(|s| s as usize) {
             let word = index[from].load(Ordering::Acquire);
@@ -649,6 +649,7 @@ impl Cache {
             }
             for to in (other * 4..other * 4 + 4).map(|s| s as usize) {
                 let free = index[to].load(Ordering::Acquire);
+                let tail = self.tail();
                 if free != 0 && ring::is_intact(tail, word_offset(free, tail), cap) {
                     continue;
                 }
@@ -760,17 +761,17 @@ impl Cache {
     pub fn stats(&self) -> Stats {
         let h = self.region.header();
         let s = &h.stats;
-        let tail = self.tail();
         let epoch = self.epoch();
         let ring = self.region.ring_ptr();
         let slots_used = self
             .index()
             .iter()
-            .map(|w| w.load(Ordering::Relaxed))
+            .map(|w| w.load(Ordering::Acquire))
             .filter(|&w| {
                 if w == 0 || is_pending(w) {
                     return false;
                 }
+                let tail = self.tail();
                 let o = word_offset(w, tail);
                 if !ring::is_intact(tail, o, self.capacity) {
                     return false;
@@ -803,7 +804,7 @@ impl Cache {
             slots_used,
             keys_memory_size: h.keys_memory_size,
             values_memory_size: h.values_memory_size,
-            ring_used: (tail - 64).min(self.capacity),
+            ring_used: (self.tail() - 64).min(self.capacity),
             max_value_size: self.max_value_len(1) as u64,
             compress_threshold: h.compress_threshold,
             start_time: h.start_time,

@@ -1,0 +1,42 @@
+# Shared by the scripts: paths, and installing what the build and tests need when missing.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$HOME/.cargo/bin:/usr/local/bin:$PATH"
+SO="$ROOT/target/release/libshmcache.so"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# apt_need PKG...: installs the packages that are not installed yet (Debian 12).
+apt_need() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+need_build_deps() {
+  apt_need php8.2-cli php8.2-dev clang libclang-dev pkg-config
+  if ! command -v cargo >/dev/null; then
+    echo "cargo is not installed: install Rust (https://rustup.rs) and re-run" >&2
+    exit 1
+  fi
+}
+
+build_release() {
+  need_build_deps
+  log "building libshmcache.so (release)"
+  (cd "$ROOT" && cargo build --release --quiet)
+  # A build that PHP cannot load must stop everything here.
+  if ! php -n -d extension="$SO" -m | grep -qx shmcache; then
+    echo "FATAL: PHP cannot load $SO" >&2
+    php -n -d extension="$SO" -m >&2 || true
+    exit 1
+  fi
+}

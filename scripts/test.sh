@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every test: the engine's Rust tests (unit, property, forked multi-process) and the phpt
+# suite against the release build. Ends with "N passed, N failed".
+source "$(dirname "$0")/common.sh"
+build_release
+
+passed=0
+failed=0
+status=0
+
+log "cargo tests (engine, no PHP)"
+cargo_log=$(mktemp)
+if ! (cd "$ROOT" && cargo test --release --no-default-features 2>&1 | tee "$cargo_log"); then
+  status=1
+fi
+while read -r p f; do
+  passed=$((passed + p)); failed=$((failed + f))
+done < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$cargo_log")
+if ! grep -q '^test result:' "$cargo_log"; then
+  echo "cargo test produced no results" >&2
+  failed=$((failed + 1))
+fi
+
+log "phpt suite"
+phpt_log=$(mktemp)
+run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
+export SHMCACHE_SO="$SO"
+export TEST_PHP_EXECUTABLE=$(command -v php)
+set +e
+php "$run_tests" -q -j2 --show-diff -p "$TEST_PHP_EXECUTABLE" \
+  -d extension="$SO" -d shmcache.enable_cli=1 "$ROOT/php-tests" 2>&1 | tee "$phpt_log"
+set -e
+num() { sed -n "s/^Tests $1 *: *\([0-9]*\).*/\1/p" "$phpt_log" | head -n 1; }
+p_pass=$(num passed); p_fail=$(num failed); p_skip=$(num skipped); p_warn=$(num warned); p_borked=$(sed -n 's/^Tests borked *: *\([0-9]*\).*/\1/p' "$phpt_log" | head -n1)
+p_pass=${p_pass:-0}; p_fail=${p_fail:-0}; p_skip=${p_skip:-0}; p_warn=${p_warn:-0}; p_borked=${p_borked:-0}
+if [ "$p_pass" -eq 0 ]; then
+  echo "the phpt suite passed nothing" >&2
+  p_fail=$((p_fail + 1))
+fi
+# A skipped phpt means something did not load or run: count it as a failure.
+passed=$((passed + p_pass))
+failed=$((failed + p_fail + p_skip + p_warn + p_borked))
+
+for extra in "$ROOT"/scripts/test-*.sh; do
+  [ -e "$extra" ] || continue
+  log "$(basename "$extra")"
+  out=$(mktemp)
+  set +e
+  bash "$extra" 2>&1 | tee "$out"
+  set -e
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "$(basename "$extra") printed no result line" >&2
+    failed=$((failed + 1))
+  else
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+  fi
+done
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
