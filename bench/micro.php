@@ -82,15 +82,30 @@ $keys = [];
 for ($i = 0; $i < KEYS; $i++) {
     $keys[] = "bench:key:$i";   // 14-18 bytes: within Yac's 48-byte limit
 }
-$chunks = array_chunk($keys, 1000);
+// Reads hit keys in a shuffled (fixed-seed) order, not in insertion order: real pages do not read
+// keys in the order they were written, and insertion order would reward allocators that happen
+// to lay entries out sequentially.
+// The key strings are created afresh in that order, so walking the list itself stays sequential.
+$indices = range(0, KEYS - 1);
+mt_srand(12345);
+shuffle($indices);
+$order = [];
+foreach ($indices as $i) {
+    $order[] = "bench:key:$i";
+}
+$chunksByOrder = ['shuffled' => array_chunk($order, 1000), 'insertion order' => array_chunk($keys, 1000)];
 
 $results = [];
+$small = 'hello world, this is a small cached string';
 $cases = [
-    'get small string' => ['get', 'hello world, this is a small cached string'],
-    'get 20-element mixed array' => ['get', $mixedArray],
-    'set small string' => ['set', 'hello world, this is a small cached string'],
+    'get small string, shuffled keys' => ['get', $small, 'shuffled'],
+    'get small string, keys in insertion order' => ['get', $small, 'insertion order'],
+    'get 20-element mixed array, shuffled keys' => ['get', $mixedArray, 'shuffled'],
+    'get 20-element mixed array, keys in insertion order' => ['get', $mixedArray, 'insertion order'],
+    'set small string, shuffled keys' => ['set', $small, 'shuffled'],
 ];
-foreach ($cases as $case => [$op, $value]) {
+foreach ($cases as $case => [$op, $value, $orderName]) {
+    $chunks = $chunksByOrder[$orderName];
     foreach ($caches as $name => $c) {
         foreach ($keys as $k) {
             $c['set']($k, $value);

@@ -17,6 +17,6 @@ APCU_SO=$(php-config --extension-dir)/apcu.so
 exec php -n \
   -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size=256M -d apc.entries_hint=200000 \
   -d extension="$YAC_DIR/yac.so" -d yac.enable_cli=1 -d yac.keys_memory_size=16M -d yac.values_memory_size=256M \
-  -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=16M -d shmcache.values_memory_size=256M \
+  -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=2M -d shmcache.values_memory_size=256M \
   -d memory_limit=1G \
   "$ROOT/bench/micro.php" "$@"

@@ -6,11 +6,12 @@
 //! readers and reclaimed by later inserts) — never a half-visible value.
 
 use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-use super::entry::{align8, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
+use super::entry::{align8, EntryHeader, CHECKSUM_RANGE, FLAG_COMPRESSED, HEADER_LEN};
 use super::error::Error;
 use super::index::{is_pending, make_word, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
@@ -73,6 +74,27 @@ enum Liveness {
 enum Lookup {
     Absent,
     Present { slot: usize, word: u64, header: EntryHeader },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Full,
+    KeyOnly,
+}
+
+#[inline]
+fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch((p as *const T).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+    };
+}
+
+/// Where the stored value lies in a full copy of its entry.
+fn value_range(h: &EntryHeader) -> Range<usize> {
+    let start = HEADER_LEN + h.key_len as usize;
+    start..start + h.stored_len as usize
 }
 
 enum EntryRead {
@@ -241,8 +263,12 @@ impl Cache {
         true
     }
 
-    /// Reads and validates the entry a slot word points at, copying its stored value into `out`.
-    fn read_entry(&self, word: u64, ns: &[u8], key: &[u8], out: &mut Vec<u8>) -> EntryRead {
+    /// Reads the entry a slot word points at. With `Check::Full` the whole entry (header, key,
+    /// stored value) is copied into `buf` in one go and validated: key bytes, checksum, and a
+    /// re-check that the ring did not reuse the bytes meanwhile; the stored value is then
+    /// `buf[value_range(h)]`. `Check::KeyOnly` only establishes that the slot holds this key
+    /// (what a plain set needs to pick the slot to replace) and copies nothing into `buf`.
+    fn read_entry(&self, word: u64, ns: &[u8], key: &[u8], buf: &mut Vec<u8>, check: Check) -> EntryRead {
         let cap = self.capacity;
         let tail = self.tail();
         let offset = word_offset(word, tail);
@@ -264,20 +290,24 @@ impl Cache {
         if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
             return EntryRead::Other;
         }
-        let key_pos = pos + HEADER_LEN as u64;
-        if !self.stored_key_equals(key_pos, ns, key) {
+        if check == Check::KeyOnly {
+            return if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) { EntryRead::Same(h) } else { EntryRead::Other };
+        }
+        let used = HEADER_LEN + h.key_len as usize + h.stored_len as usize;
+        buf.clear();
+        buf.reserve(used);
+        // SAFETY: the entry lies within the ring (total checked above, used <= total); `buf` has
+        // capacity for `used` bytes, all initialised by the copy before set_len.
+        unsafe {
+            ring::copy_out(ring, pos, buf.as_mut_ptr(), used);
+            buf.set_len(used);
+        }
+        let (stored_ns, stored_key) = buf[HEADER_LEN..HEADER_LEN + h.key_len as usize].split_at(ns.len());
+        if stored_ns != ns || stored_key != key {
             return EntryRead::Other;
         }
-        let len = h.stored_len as usize;
-        out.clear();
-        out.reserve(len);
-        // SAFETY: the value lies within the entry, which lies within the ring (total checked);
-        // `out` has capacity for `len` bytes, all of which the copy initialises before set_len.
-        unsafe {
-            ring::copy_out(ring, key_pos + h.key_len as u64, out.as_mut_ptr(), len);
-            out.set_len(len);
-        }
-        if h.compute_checksum([ns, key], out) != h.checksum {
+        buf[CHECKSUM_RANGE].fill(0);
+        if xxh3_64(buf) != h.checksum {
             return EntryRead::Invalid;
         }
         fence(Ordering::Acquire);
@@ -287,16 +317,18 @@ impl Cache {
         EntryRead::Same(h)
     }
 
-    /// Finds the published slot holding `key`, validating every candidate it reads.
-    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Lookup {
+    /// Finds the published slot holding `key`, checking every candidate it reads.
+    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], buf: &mut Vec<u8>, check: Check) -> Lookup {
         let index = self.index();
+        // The two candidate buckets are independent cache lines: start loading the second now.
+        prefetch(&index[probe.buckets[1] as usize * 4]);
         for slot in probe.slots() {
             let slot = slot as usize;
             let word = index[slot].load(Ordering::Acquire);
             if word == 0 || is_pending(word) || word_tag(word) != probe.tag {
                 continue;
             }
-            match self.read_entry(word, &ns.name, key, out) {
+            match self.read_entry(word, &ns.name, key, buf, check) {
                 EntryRead::Same(header) => return Lookup::Present { slot, word, header },
                 EntryRead::Invalid => self.bump(Counter::ValidationFailures),
                 EntryRead::Other => {}
@@ -305,36 +337,18 @@ impl Cache {
         Lookup::Absent
     }
 
-    /// Turns a validated stored value into the caller's bytes (decompressing if needed).
-    fn finish_value(&self, h: &EntryHeader, out: &mut Vec<u8>) -> bool {
-        if !h.compressed() {
-            return true;
-        }
-        SCRATCH.with(|s| {
-            let tmp = &mut s.borrow_mut().1;
-            tmp.clear();
-            tmp.resize(h.raw_len as usize, 0);
-            match lz4_flex::block::decompress_into(out, tmp) {
-                Ok(n) if n == h.raw_len as usize => {
-                    std::mem::swap(out, tmp);
-                    true
-                }
-                _ => false,
-            }
-        })
-    }
-
-    /// Looks `key` up; on a hit its value is in `out` and its kind is returned.
-    pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
+    /// Looks `key` up. On a hit, `buf[range]` is the value (decompressed) and its kind is
+    /// returned; `buf` also holds bookkeeping bytes outside the range.
+    pub fn get_raw(&self, ns: &Namespace, key: &[u8], buf: &mut Vec<u8>) -> Result<Option<(ValueKind, Range<usize>)>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        if let Lookup::Present { header, .. } = self.find(&probe, ns, key, out) {
+        if let Lookup::Present { header, .. } = self.find(&probe, ns, key, buf, Check::Full) {
             match self.liveness(&header, generation) {
                 Liveness::Live => {
-                    if self.finish_value(&header, out) {
+                    if let Some(range) = self.finish_value(&header, buf) {
                         self.bump(Counter::Hits);
-                        return Ok(Some(ValueKind(header.kind)));
+                        return Ok(Some((ValueKind(header.kind), range)));
                     }
                     self.bump(Counter::ValidationFailures);
                 }
@@ -342,9 +356,44 @@ impl Cache {
                 Liveness::Flushed => {}
             }
         }
-        out.clear();
         self.bump(Counter::Misses);
         Ok(None)
+    }
+
+    /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.
+    pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
+        let hit = self.get_raw(ns, key, out)?;
+        match hit {
+            Some((kind, range)) => {
+                out.truncate(range.end);
+                out.drain(..range.start);
+                Ok(Some(kind))
+            }
+            None => {
+                out.clear();
+                Ok(None)
+            }
+        }
+    }
+
+    /// Where the validated value is in `buf`, decompressing it first when it is compressed.
+    fn finish_value(&self, h: &EntryHeader, buf: &mut Vec<u8>) -> Option<Range<usize>> {
+        let range = value_range(h);
+        if !h.compressed() {
+            return Some(range);
+        }
+        SCRATCH.with(|s| {
+            let tmp = &mut s.borrow_mut().1;
+            tmp.clear();
+            tmp.resize(h.raw_len as usize, 0);
+            match lz4_flex::block::decompress_into(&buf[range], tmp) {
+                Ok(n) if n == h.raw_len as usize => {
+                    std::mem::swap(buf, tmp);
+                    Some(0..n)
+                }
+                _ => None,
+            }
+        })
     }
 
     /// Whether `key` is live (no hit/miss counted).
@@ -354,7 +403,7 @@ impl Cache {
         let generation = self.read_generation(ns);
         Ok(SCRATCH.with(|s| {
             let buf = &mut s.borrow_mut().0;
-            matches!(self.find(&probe, ns, key, buf),
+            matches!(self.find(&probe, ns, key, buf, Check::Full),
                 Lookup::Present { header, .. } if self.liveness(&header, generation) == Liveness::Live)
         }))
     }
@@ -427,7 +476,10 @@ impl Cache {
         let mut appended: Option<Appended> = None;
         let mut rival = RivalWatch::default();
         for _ in 0..MAX_ATTEMPTS {
-            let lookup = self.find(&probe, d.ns, d.key, buf);
+            // A plain set only needs the slot that holds the key; add/replace decide on liveness,
+            // so they validate the current entry fully.
+            let check = if mode == Mode::Set { Check::KeyOnly } else { Check::Full };
+            let lookup = self.find(&probe, d.ns, d.key, buf, check);
             let live = match &lookup {
                 Lookup::Present { header, .. } => {
                     self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
@@ -572,7 +624,7 @@ impl Cache {
                 continue;
             }
             let tail = self.tail();
-            if !matches!(self.read_entry(theirs & !PENDING, &ns.name, key, buf), EntryRead::Same(_)) {
+            if !matches!(self.read_entry(theirs & !PENDING, &ns.name, key, buf, Check::KeyOnly), EntryRead::Same(_)) {
                 continue;
             }
             if !is_pending(theirs) {
@@ -673,7 +725,7 @@ impl Cache {
         SCRATCH.with(|s| {
             let buf = &mut s.borrow_mut().0;
             for _ in 0..MAX_ATTEMPTS {
-                match self.find(&probe, ns, key, buf) {
+                match self.find(&probe, ns, key, buf, Check::Full) {
                     Lookup::Absent => return Ok(false),
                     Lookup::Present { slot, word, header } => {
                         let live = self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
@@ -707,17 +759,17 @@ impl Cache {
         SCRATCH.with(|s| {
             let buf = &mut s.borrow_mut().0;
             for _ in 0..MAX_ATTEMPTS {
-                let Lookup::Present { slot, word, header } = self.find(&probe, ns, key, buf) else {
+                let Lookup::Present { slot, word, header } = self.find(&probe, ns, key, buf, Check::Full) else {
                     return Ok(None);
                 };
+                let Ok(bytes) = <[u8; 8]>::try_from(&buf[value_range(&header)]) else { return Ok(None) };
                 if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
                     || ValueKind(header.kind) != ValueKind::INT
                     || header.compressed()
-                    || buf.len() != 8
                 {
                     return Ok(None);
                 }
-                let current = i64::from_le_bytes(buf[..8].try_into().expect("8 bytes"));
+                let current = i64::from_le_bytes(bytes);
                 let Some(next) = f(current) else { return Ok(None) };
                 let bytes = next.to_le_bytes();
                 let draft = Draft {

@@ -3,7 +3,12 @@
 //! The checksum covers every header field, the key and the stored value, so a reader that copied
 //! an entry while another process overwrote it notices and treats the read as a miss.
 
-use xxhash_rust::xxh3::xxh3_64_with_seed;
+use std::ops::Range;
+
+use xxhash_rust::xxh3::Xxh3;
+
+/// Bytes of the checksum field inside an entry; zeroed while hashing.
+pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
 
 pub(crate) const FLAG_COMPRESSED: u8 = 1;
 
@@ -44,20 +49,20 @@ impl EntryHeader {
         self.flags & FLAG_COMPRESSED != 0
     }
 
-    fn fields_hash(&self) -> u64 {
+    /// xxh3 over the entry as it lies in the ring (header with a zero checksum field, then the
+    /// key parts, then the stored value), so a reader can check a single contiguous copy.
+    pub fn compute_checksum(&self, key_parts: [&[u8]; 2], value: &[u8]) -> u64 {
         let mut copy = *self;
         copy.checksum = 0;
         // SAFETY: EntryHeader is repr(C) plain integers with explicit padding bytes that are
         // always zero-initialised (`_pad`), so viewing it as bytes reads initialised memory.
         let bytes = unsafe { std::slice::from_raw_parts((&copy as *const EntryHeader).cast::<u8>(), HEADER_LEN) };
-        xxh3_64_with_seed(bytes, 0x5eed)
-    }
-
-    pub fn compute_checksum(&self, key_parts: [&[u8]; 2], value: &[u8]) -> u64 {
-        let mut h = self.fields_hash();
-        h = xxh3_64_with_seed(key_parts[0], h);
-        h = xxh3_64_with_seed(key_parts[1], h);
-        xxh3_64_with_seed(value, h)
+        let mut h = Xxh3::new();
+        h.update(bytes);
+        h.update(key_parts[0]);
+        h.update(key_parts[1]);
+        h.update(value);
+        h.digest()
     }
 }
 

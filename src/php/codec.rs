@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::error::Error as PhpError;
 use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update};
 use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
 
 use super::args::type_error;
@@ -179,6 +180,21 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
     Ok(Some(z))
 }
 
+/// Inserts without ext-php-rs' key conversion: stored string keys came out of a PHP array, so
+/// they are never numeric strings and can go straight in.
+fn insert(ht: &mut ZendHashTable, key: Result<i64, &[u8]>, mut v: Zval) {
+    let table: *mut ZendHashTable = ht;
+    // SAFETY: `table` is a live, initialised array we own; the update copies the key bytes and
+    // takes over the zval's value, so `v` is forgotten rather than destroyed.
+    unsafe {
+        match key {
+            Ok(i) => zend_hash_index_update(table, i as u64, &mut v),
+            Err(s) => zend_hash_str_update(table, s.as_ptr().cast(), s.len(), &mut v),
+        };
+    }
+    std::mem::forget(v);
+}
+
 /// Bounds-checked reader of the native array encoding.
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -216,12 +232,11 @@ impl<'a> Reader<'a> {
         }
         let mut ht = ZendHashTable::with_capacity(count as u32);
         for _ in 0..count {
-            let key_tag = self.u8()?;
-            let key: Result<i64, ext_php_rs::boxed::ZBox<ZendStr>> = match key_tag {
+            let key: Result<i64, &[u8]> = match self.u8()? {
                 K_INT => Ok(self.i64()?),
                 K_STRING => {
                     let n = self.u32()?;
-                    Err(ZendStr::new(self.take(n)?, false))
+                    Err(self.take(n)?)
                 }
                 _ => return None,
             };
@@ -239,11 +254,7 @@ impl<'a> Reader<'a> {
                 T_ARRAY => v.set_hashtable(self.array(depth + 1)?),
                 _ => return None,
             }
-            let inserted = match key {
-                Ok(i) => ht.insert(i, v),
-                Err(s) => ht.insert(&*s, v),
-            };
-            inserted.ok()?;
+            insert(&mut ht, key, v);
         }
         Some(ht)
     }

@@ -47,9 +47,9 @@ fn refused(e: Error) -> PhpResult<bool> {
 fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
     let Some(cache) = cache() else { return Ok(None) };
     let mut buf = READ_BUF.take();
-    let hit = cache.get(ns, key, &mut buf);
+    let hit = cache.get_raw(ns, key, &mut buf);
     let result = match hit {
-        Ok(Some(kind)) => codec::decode(kind, &buf),
+        Ok(Some((kind, range))) => codec::decode(kind, &buf[range]),
         Ok(None) => Ok(None),
         Err(e) => Err(value_error(e.to_string())),
     };
