@@ -34,7 +34,8 @@ build_release() {
   log "building libshmcache.so (release)"
   (cd "$ROOT" && cargo build --release --quiet)
   # A build that PHP cannot load must stop everything here.
-  if ! php -n -d extension="$SO" -m | grep -qx shmcache; then
+  # (no grep -q: under pipefail, grep quitting early makes php die of SIGPIPE)
+  if ! php -n -d extension="$SO" -m | grep -x shmcache >/dev/null; then
     echo "FATAL: PHP cannot load $SO" >&2
     php -n -d extension="$SO" -m >&2 || true
     exit 1

@@ -280,3 +280,22 @@ fn attach_validates_the_header() {
     assert!(r.is_err());
     assert!(len > 0);
 }
+
+#[test]
+fn namespace_generations_change_on_flush_and_are_never_reused() {
+    let c = small();
+    let a = Namespace::new(b"site").unwrap();
+    let b = Namespace::new(b"other").unwrap();
+    let g1 = c.namespace_generation(&a);
+    assert_eq!(c.namespace_generation(&a), g1, "stable until flushed");
+    let gb = c.namespace_generation(&b);
+    c.flush_namespace(&a);
+    let g2 = c.namespace_generation(&a);
+    assert_ne!(g1, g2);
+    assert!(g2 > g1 && g2 > gb, "fresh generations come from one growing counter");
+    assert_eq!(c.namespace_generation(&b), gb, "other namespaces keep theirs");
+    let root = Namespace::root();
+    let e1 = c.namespace_generation(&root);
+    c.flush_all();
+    assert_ne!(c.namespace_generation(&root), e1);
+}

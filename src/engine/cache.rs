@@ -799,6 +799,17 @@ impl Cache {
         self.bump(Counter::Flushes);
     }
 
+    /// The namespace's current generation: a number that changes on every flush of it (and of
+    /// everything) and is never reused, so callers can build names that a flush retires — e.g.
+    /// a site namespace whose generation is part of its per-group namespace names.
+    pub fn namespace_generation(&self, ns: &Namespace) -> u64 {
+        if ns.is_root() {
+            self.epoch()
+        } else {
+            self.namespaces().for_write(ns.hash)
+        }
+    }
+
     /// Invalidates one namespace in O(1); the root namespace means everything.
     pub fn flush_namespace(&self, ns: &Namespace) {
         if ns.is_root() {

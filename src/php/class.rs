@@ -120,6 +120,14 @@ impl ShmCache {
         ops::flush(&self.ns)
     }
 
+    /// A number that changes whenever this namespace is flushed and is never reused (0 when
+    /// the extension is disabled). Lets a caller derive child namespace names that one flush
+    /// of this namespace retires all at once.
+    #[php(name = "generation")]
+    pub fn generation(&self) -> i64 {
+        ops::generation(&self.ns)
+    }
+
     #[php(name = "info")]
     pub fn info(&self) -> PhpResult<Zval> {
         info::info_array(Some(&self.ns))

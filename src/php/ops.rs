@@ -179,3 +179,7 @@ pub fn flush(ns: &Namespace) -> bool {
 pub fn namespace(func: &str, name: &[u8]) -> Result<Namespace, PhpException> {
     Namespace::new(name).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
 }
+
+pub fn generation(ns: &Namespace) -> i64 {
+    cache().map_or(0, |c| c.namespace_generation(ns) as i64)
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Installs shmcache for PHP 8.2 (Debian/Ubuntu layout) and enables it for the CLI and PHP-FPM.
+# Running it again changes nothing that is already in place; --uninstall reverses it.
+#
+#   sudo scripts/install.sh              build (release), install the .so, write and enable the ini
+#   sudo scripts/install.sh --uninstall  disable, remove the ini and the .so
+#
+# Overridable, e.g. to try it in a scratch directory:
+#   PHP_CONF_DIR  (default /etc/php/8.2)                 where mods-available/ and <sapi>/conf.d/ are
+#   EXT_DIR       (default `php-config8.2 --extension-dir`)  where the .so goes
+source "$(dirname "$0")/common.sh"
+
+PHP_VER=8.2
+DEFAULT_CONF_DIR=/etc/php/$PHP_VER
+PHP_CONF_DIR=${PHP_CONF_DIR:-$DEFAULT_CONF_DIR}
+MOD=shmcache
+LIB=libshmcache.so
+PRIORITY=20
+SAPIS=(cli fpm)
+INI="$PHP_CONF_DIR/mods-available/$MOD.ini"
+
+usage() {
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+mode=install
+for arg in "$@"; do
+  case "$arg" in
+    --uninstall) mode=uninstall ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "unknown argument: $arg" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+# Runs a command as root (through sudo when we are not root).
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# phpenmod/phpdismod only know /etc/php: use them only for the real configuration directory.
+use_phpenmod() {
+  [ "$PHP_CONF_DIR" = "$DEFAULT_CONF_DIR" ] && command -v phpenmod >/dev/null && command -v phpdismod >/dev/null
+}
+
+php_config() {
+  if command -v "php-config$PHP_VER" >/dev/null; then echo "php-config$PHP_VER"; else echo php-config; fi
+}
+
+extension_dir() {
+  if [ -n "${EXT_DIR:-}" ]; then
+    echo "$EXT_DIR"
+    return
+  fi
+  local pc
+  pc=$(php_config)
+  if command -v "$pc" >/dev/null; then
+    case "$("$pc" --version)" in
+      "$PHP_VER".*) "$pc" --extension-dir; return ;;
+      *) echo "$pc is for PHP $("$pc" --version), not $PHP_VER" >&2; exit 1 ;;
+    esac
+  fi
+  # Uninstalling without php8.2-dev: PHP knows its own extension directory.
+  "php$PHP_VER" -n -r 'echo PHP_EXTENSION_DIR;'
+}
+
+write_ini() { # prints the ini file this script installs
+  cat <<EOF
+; shmcache: one shared-memory cache for all PHP-FPM workers of a pool master.
+; Installed by shmcache's scripts/install.sh. Enable/disable with: phpenmod shmcache / phpdismod shmcache
+; priority=$PRIORITY
+extension=$LIB
+
+; The directives are read once at startup (PHP_INI_SYSTEM): restart PHP-FPM after a change.
+; Sizes accept K, M and G. The values shown are the defaults.
+
+; Create the shared region at startup.
+;shmcache.enable = 1
+
+; Also in the CLI. Each CLI process then gets a region of its own, shared with nobody.
+;shmcache.enable_cli = 0
+
+; Size of the key table; the number of key slots follows from it. Raise it when the
+; status page shows many kicks with the slots nearly full.
+;shmcache.keys_memory_size = 4M
+
+; Size of the value ring. Raise it when values are recycled before they are read again
+; (many recycles with a low hit rate).
+;shmcache.values_memory_size = 64M
+
+; Encoded values at least this many bytes long are LZ4-compressed; 0 = never.
+;shmcache.compress_threshold = 4096
+EOF
+}
+
+restart_hint() {
+  echo
+  echo "Restart PHP-FPM so its workers load the change:"
+  echo "    sudo systemctl restart php$PHP_VER-fpm      (or: sudo service php$PHP_VER-fpm restart)"
+}
+
+# ----------------------------------------------------------------------------------------------
+do_install() {
+  build_release
+  local ext_dir dest tmp sapi confd link
+  ext_dir=$(extension_dir)
+  dest="$ext_dir/$LIB"
+
+  # 1. the library: replaced by rename, so running FPM workers keep their mapped copy intact.
+  as_root install -d -m 0755 "$ext_dir"
+  if cmp -s "$SO" "$dest"; then
+    log "$dest is up to date"
+  else
+    log "installing $dest"
+    tmp="$dest.new.$$"
+    as_root install -m 0644 "$SO" "$tmp"
+    as_root mv -f "$tmp" "$dest"
+  fi
+
+  # 2. the ini file: written when missing; a locally edited one is kept.
+  as_root install -d -m 0755 "$PHP_CONF_DIR/mods-available"
+  if [ ! -e "$INI" ]; then
+    log "writing $INI"
+    write_ini | as_root tee "$INI" >/dev/null
+    as_root chmod 0644 "$INI"
+  elif write_ini | cmp -s - "$INI"; then
+    log "$INI is up to date"
+  else
+    log "keeping your edited $INI (delete it and re-run to get the default one)"
+    grep -q "^[[:space:]]*extension[[:space:]]*=.*${LIB%.so}" "$INI" \
+      || echo "WARNING: $INI has no active extension=$LIB line" >&2
+  fi
+
+  # 3. enable it for each SAPI that is installed.
+  for sapi in "${SAPIS[@]}"; do
+    confd="$PHP_CONF_DIR/$sapi/conf.d"
+    link="$confd/$PRIORITY-$MOD.ini"
+    if [ ! -d "$confd" ]; then
+      echo "    $sapi: $confd does not exist (php$PHP_VER-$sapi not installed): skipped; re-run after installing it"
+      continue
+    fi
+    if use_phpenmod; then
+      as_root phpenmod -v "$PHP_VER" -s "$sapi" "$MOD"
+    elif [ "$(readlink "$link" 2>/dev/null)" != "$INI" ]; then
+      as_root ln -sfn "$INI" "$link"
+    fi
+    if [ -e "$link" ]; then
+      echo "    $sapi: enabled ($link -> $(readlink "$link"))"
+    else
+      echo "WARNING: $sapi: $link was not created" >&2
+    fi
+  done
+
+  # 4. verify (grep reads everything: with -q its early exit makes php fail on EPIPE under pipefail).
+  echo
+  if php -n -d extension_dir="$ext_dir" -d extension="$LIB" -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
+    echo "OK: PHP loads $dest"
+  else
+    echo "ERROR: PHP cannot load $dest" >&2
+    exit 1
+  fi
+  if [ "$PHP_CONF_DIR" = "$DEFAULT_CONF_DIR" ] && [ -d "$PHP_CONF_DIR/cli/conf.d" ]; then
+    if php -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
+      echo "OK: the CLI loads it from its configuration"
+    else
+      echo "WARNING: 'php -m' does not list $MOD" >&2
+    fi
+  fi
+  restart_hint
+  cat <<EOF
+
+Verify:
+    php --ri $MOD                  (the CLI reports "disabled" unless shmcache.enable_cli=1: each CLI
+                                    process would get a region of its own; FPM workers share one)
+    php-fpm$PHP_VER -m | grep $MOD   the FPM binary loads it
+    serve web/status.php from an FPM pool to see the shared cache (hits, slots, ring, health)
+EOF
+}
+
+do_uninstall() {
+  local ext_dir dest sapi confd f
+  ext_dir=$(extension_dir)
+  dest="$ext_dir/$LIB"
+
+  for sapi in "${SAPIS[@]}"; do
+    confd="$PHP_CONF_DIR/$sapi/conf.d"
+    [ -d "$confd" ] || continue
+    if use_phpenmod && [ -e "$INI" ]; then
+      as_root phpdismod -p -v "$PHP_VER" -s "$sapi" "$MOD" || true
+    fi
+    # Whatever is left: links to our ini, under any priority.
+    for f in "$confd"/*-"$MOD".ini; do
+      [ -L "$f" ] || continue
+      log "removing $f"
+      as_root rm -f "$f"
+    done
+    echo "    $sapi: disabled"
+  done
+  if [ -e "$INI" ]; then
+    log "removing $INI"
+    as_root rm -f "$INI"
+  fi
+  if [ -e "$dest" ]; then
+    log "removing $dest"
+    as_root rm -f "$dest"
+  fi
+  echo "shmcache is uninstalled."
+  restart_hint
+}
+
+"do_$mode"
