@@ -13,7 +13,9 @@ const ROUNDS: usize = 1000;
 
 #[test]
 fn incr_totals_and_add_winners_are_exact() {
-    let cache = Cache::create(&Config { keys_memory_size: 64 << 10, values_memory_size: 8 << 20, compress_threshold: 0 }).unwrap();
+    // A ring large enough that no writer is descheduled for a whole lap of it (a writer stalled
+    // that long can only lose data, never return a wrong one: that is fork_crash's subject).
+    let cache = Cache::create(&Config { keys_memory_size: 64 << 10, values_memory_size: 128 << 20, compress_threshold: 0 }).unwrap();
     let root = Namespace::root();
     cache.set(&root, b"counter", ValueKind::INT, &0i64.to_le_bytes(), 0).unwrap();
     let pids: Vec<_> = (0..PROCS)
@@ -21,8 +23,10 @@ fn incr_totals_and_add_winners_are_exact() {
             let (cache, root) = (&cache, &root);
             spawn(move || {
                 for _ in 0..INCRS {
-                    if cache.incr(root, b"counter", 1).unwrap().is_none() {
-                        return 1;
+                    match cache.incr(root, b"counter", 1) {
+                        Ok(Some(_)) => {}
+                        Ok(None) => return 1,
+                        Err(_) => return 2,
                     }
                 }
                 0

@@ -11,7 +11,7 @@ use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-use super::entry::{align8, EntryHeader, CHECKSUM_RANGE, FLAG_COMPRESSED, HEADER_LEN};
+use super::entry::{align8, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN};
 use super::error::Error;
 use super::index::{is_pending, make_word, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
@@ -19,6 +19,9 @@ use super::region::{Config, Region, NS_BUCKETS, SLOTS_PER_BUCKET};
 use super::ring;
 use super::stats::{install_fork_hook, Counter, Stats};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
+
+const EXACT_SLOT_COUNT_LIMIT: usize = 1 << 22;
+const SAMPLED_SLOTS: usize = 1 << 20;
 
 /// A write gives up after this many lost races on one key (the caller then reports failure).
 const MAX_ATTEMPTS: u32 = 10_000;
@@ -496,7 +499,7 @@ impl Cache {
             let offset = match appended {
                 Some(a) if a.generation == generation && a.epoch == epoch && self.still_fresh(a.offset) => a.offset,
                 _ => {
-                    let offset = self.append(d, generation, epoch);
+                    let Some(offset) = self.append(d, generation, epoch) else { continue };
                     appended = Some(Appended { offset, generation, epoch });
                     offset
                 }
@@ -522,7 +525,9 @@ impl Cache {
         ring::is_intact(self.tail() + self.max_entry_len, offset, self.capacity)
     }
 
-    fn append(&self, d: &Draft<'_>, generation: u64, epoch: u64) -> u64 {
+    /// Appends an entry; None when the ring lapped our reservation before we could write it (a
+    /// writer descheduled for a whole lap): then nothing is written and the caller retries.
+    fn append(&self, d: &Draft<'_>, generation: u64, epoch: u64) -> Option<u64> {
         let key_len = d.ns.name.len() + d.key.len();
         let total = align8((HEADER_LEN + key_len + d.stored.len()) as u64);
         let h = self.region.header();
@@ -547,6 +552,11 @@ impl Cache {
         eh.checksum = eh.compute_checksum([&d.ns.name, d.key], d.stored);
         let ring = self.region.ring_ptr();
         let pos = offset % self.capacity;
+        // A stalled writer must not scribble over newer entries that now own these bytes. The
+        // check leaves only the copy itself as a window; readers' checksums cover that one.
+        if !ring::is_intact(self.tail(), offset, self.capacity) {
+            return None;
+        }
         // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps);
         // nothing is published until the caller's CAS, so no reader trusts these bytes yet.
         // EntryHeader is repr(C) integers with zeroed padding, so its bytes are initialised.
@@ -561,7 +571,7 @@ impl Cache {
         if d.flags & FLAG_COMPRESSED != 0 {
             self.bump(Counter::CompressedCount);
         }
-        offset
+        Some(offset)
     }
 
     /// Publishes a key that has no slot yet. The new slot is first made pending (invisible);
@@ -590,15 +600,24 @@ impl Cache {
         };
         let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let (mut words, mut tail) = load();
-        if !words.iter().any(|&(_, w)| is_free(w, tail)) && self.relocate_one(probe, buf) {
-            (words, tail) = load();
+        let mut stale_ok = false;
+        if !words.iter().any(|&(_, w)| is_free(w, tail)) {
+            // Full buckets: entries of an older flush epoch are garbage too (reading their
+            // epoch costs a ring access, so only now); failing that, try one cuckoo move.
+            let epoch = self.epoch();
+            stale_ok = words.iter().any(|&(_, w)| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            if !stale_ok && self.relocate_one(probe, buf) {
+                (words, tail) = load();
+            }
         }
-        // Victim: a free slot (empty, or its entry recycled by the ring) in the less loaded of
+        let epoch = self.epoch();
+        let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+        // Victim: a free slot (empty, recycled by the ring, or flushed) in the less loaded of
         // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        let words: Vec<(usize, u64, bool)> = words.into_iter().map(|(s, w)| (s, w, is_free(w, tail))).collect();
+        let words: Vec<(usize, u64, bool)> = words.into_iter().map(|(s, w)| (s, w, free(w))).collect();
         let free_in = |b: u64| words.iter().filter(|&&(s, _, free)| free && s as u64 / 4 == b).count();
         let preferred = if free_in(probe.buckets[1]) > free_in(probe.buckets[0]) { probe.buckets[1] } else { probe.buckets[0] };
-        let (victim, old, _) = *words
+        let (victim, old, victim_free) = *words
             .iter()
             .min_by_key(|&&(s, w, free)| {
                 if free {
@@ -612,7 +631,7 @@ impl Cache {
         if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
             return false;
         }
-        if old != 0 && !is_pending(old) && ring::is_intact(tail, word_offset(old, tail), cap) {
+        if !victim_free && !is_pending(old) {
             self.bump(Counter::Kicks);
         }
         let withdraw = || {
@@ -644,6 +663,19 @@ impl Cache {
             }
         }
         index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok()
+    }
+
+    /// The flush epoch an entry was written under, read straight from its header.
+    fn entry_epoch(&self, word: u64, tail: u64) -> Option<u64> {
+        let offset = word_offset(word, tail);
+        let pos = offset % self.capacity + EPOCH_FIELD as u64;
+        if !ring::is_intact(tail, offset, self.capacity) || pos + 8 > self.capacity {
+            return None;
+        }
+        let mut e = [0u8; 8];
+        // SAFETY: pos + 8 <= capacity; the copy goes to a local array.
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, e.as_mut_ptr(), 8) };
+        Some(u64::from_le_bytes(e))
     }
 
     /// The probe of the key stored at a slot word (read back from the ring), if it still checks out.
@@ -781,7 +813,7 @@ impl Cache {
                     raw_len: 8,
                     expires_at: header.expires_at,
                 };
-                let offset = self.append(&draft, header.ns_generation, header.epoch);
+                let Some(offset) = self.append(&draft, header.ns_generation, header.epoch) else { continue };
                 let new_word = make_word(probe.tag, offset);
                 if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                     self.bump(Counter::Sets);
@@ -799,9 +831,10 @@ impl Cache {
         self.bump(Counter::Flushes);
     }
 
-    /// The namespace's current generation: a number that changes on every flush of it (and of
-    /// everything) and is never reused, so callers can build names that a flush retires — e.g.
-    /// a site namespace whose generation is part of its per-group namespace names.
+    /// The namespace's current generation: a number that changes on every flush of it (for the
+    /// root namespace, on every full flush) and is never reused, so callers can build names
+    /// that a flush retires — e.g. a site namespace whose generation is part of its per-group
+    /// namespace names. Creates the namespace's entry in the namespace table if needed.
     pub fn namespace_generation(&self, ns: &Namespace) -> u64 {
         if ns.is_root() {
             self.epoch()
@@ -825,30 +858,23 @@ impl Cache {
         let h = self.region.header();
         let s = &h.stats;
         let epoch = self.epoch();
-        let ring = self.region.ring_ptr();
-        let slots_used = self
+        // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
+        // slots, scaled, so a status page never walks (and faults in) a huge table.
+        let index = self.index();
+        let step = if index.len() <= EXACT_SLOT_COUNT_LIMIT { 1 } else { index.len() / SAMPLED_SLOTS };
+        let sampled = self
             .index()
             .iter()
+            .step_by(step)
             .map(|w| w.load(Ordering::Acquire))
             .filter(|&w| {
                 if w == 0 || is_pending(w) {
                     return false;
                 }
-                let tail = self.tail();
-                let o = word_offset(w, tail);
-                if !ring::is_intact(tail, o, self.capacity) {
-                    return false;
-                }
-                let epoch_pos = o % self.capacity + 32;
-                if epoch_pos + 8 > self.capacity {
-                    return false;
-                }
-                let mut e = [0u8; 8];
-                // SAFETY: epoch_pos + 8 <= capacity; the copy goes to a local array.
-                unsafe { ring::copy_out(ring, epoch_pos, e.as_mut_ptr(), 8) };
-                u64::from_le_bytes(e) == epoch
+                self.entry_epoch(w, self.tail()) == Some(epoch)
             })
             .count() as u64;
+        let slots_used = (sampled * step as u64).min(index.len() as u64);
         Stats {
             hits: s.sum(Counter::Hits),
             misses: s.sum(Counter::Misses),
@@ -865,6 +891,7 @@ impl Cache {
             cas_retries: s.sum(Counter::CasRetries),
             slots_total: self.bucket_count * SLOTS_PER_BUCKET as u64,
             slots_used,
+            slots_used_estimated: step > 1,
             keys_memory_size: h.keys_memory_size,
             values_memory_size: h.values_memory_size,
             ring_used: (self.tail() - 64).min(self.capacity),

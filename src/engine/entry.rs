@@ -9,6 +9,8 @@ use xxhash_rust::xxh3::Xxh3;
 
 /// Bytes of the checksum field inside an entry; zeroed while hashing.
 pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
+/// Byte position of `epoch` in the header (read alone when choosing what to evict).
+pub(crate) const EPOCH_FIELD: usize = 32;
 
 pub(crate) const FLAG_COMPRESSED: u8 = 1;
 
@@ -39,6 +41,8 @@ pub(crate) struct EntryHeader {
 
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
 const _: () = assert!(HEADER_LEN == 56);
+const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);
+const _: () = assert!(std::mem::offset_of!(EntryHeader, checksum) == CHECKSUM_RANGE.start);
 
 impl EntryHeader {
     pub fn total_len(&self) -> u64 {

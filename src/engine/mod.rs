@@ -15,7 +15,7 @@ mod stats;
 
 pub use cache::{Cache, Namespace, ValueKind};
 pub use error::Error;
-pub use region::{Config, Region};
+pub use region::{Config, Region, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;
 
 /// Longest key accepted, in bytes (the namespace is not counted).

@@ -94,6 +94,8 @@ pub struct Stats {
     pub cas_retries: u64,
     pub slots_total: u64,
     pub slots_used: u64,
+    /// True when `slots_used` was estimated from a sample (very large key tables).
+    pub slots_used_estimated: bool,
     pub keys_memory_size: u64,
     pub values_memory_size: u64,
     pub ring_used: u64,

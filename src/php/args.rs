@@ -2,10 +2,10 @@
 
 use std::borrow::Cow;
 
-use ext_php_rs::convert::{FromZval, FromZvalMut};
+use ext_php_rs::convert::{FromZval, FromZvalMut, StubLiteral};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
 
 use crate::engine::MAX_KEY_LEN;
@@ -44,9 +44,10 @@ impl Found<'_> {
     }
 }
 
-pub fn type_name(z: &Zval) -> &'static str {
+/// The type as PHP's own messages name it: "int", "array", or the class of an object.
+pub fn type_name(z: &Zval) -> String {
     let z = z.dereference();
-    if z.is_null() {
+    let name = if z.is_null() {
         "null"
     } else if z.is_bool() {
         "bool"
@@ -58,12 +59,29 @@ pub fn type_name(z: &Zval) -> &'static str {
         "string"
     } else if z.is_array() {
         "array"
-    } else if z.is_object() {
-        "object"
+    } else if let Some(o) = z.object() {
+        return o.get_class_name().unwrap_or_else(|_| "object".into());
     } else if z.is_resource() {
         "resource"
     } else {
         "unknown"
+    };
+    name.to_string()
+}
+
+/// An array parameter checked by us, so a wrong type gets PHP's own message.
+pub struct ArrayArg<'a>(pub &'a Zval);
+
+impl<'a> FromZval<'a> for ArrayArg<'a> {
+    const TYPE: DataType = DataType::Array;
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        Some(ArrayArg(zval))
+    }
+}
+
+impl<'a> ArrayArg<'a> {
+    pub fn get(&self, what: &dyn Fn() -> String) -> Result<&'a ZendHashTable, PhpException> {
+        self.0.array().ok_or_else(|| type_error(format!("{} must be of type array, {} given", what(), type_name(self.0))))
     }
 }
 
@@ -92,4 +110,61 @@ pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a
         return Err(value_error(format!("{} must be at most {MAX_KEY_LEN} bytes long, {} given", what(), bytes.len())));
     }
     Ok(bytes)
+}
+
+/// An `int` parameter, coerced the way PHP's own functions coerce in non-strict mode: ints,
+/// integral floats, bools and numeric strings ("10", " 1e3 ") are accepted; anything else is a
+/// TypeError naming the function and argument.
+pub enum IntArg<'a> {
+    Given(&'a Zval),
+    Default(i64),
+}
+
+impl<'a> FromZval<'a> for IntArg<'a> {
+    const TYPE: DataType = DataType::Long;
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        Some(IntArg::Given(zval))
+    }
+}
+
+impl From<i64> for IntArg<'_> {
+    fn from(v: i64) -> Self {
+        IntArg::Default(v)
+    }
+}
+
+impl StubLiteral for IntArg<'_> {
+    fn stub_literal(&self) -> String {
+        match self {
+            IntArg::Default(v) => v.to_string(),
+            IntArg::Given(_) => String::new(),
+        }
+    }
+}
+
+fn float_to_int(f: f64) -> Option<i64> {
+    (f.is_finite() && f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64).then_some(f as i64)
+}
+
+impl IntArg<'_> {
+    pub fn value(&self, what: &dyn Fn() -> String) -> Result<i64, PhpException> {
+        let z = match self {
+            IntArg::Default(v) => return Ok(*v),
+            IntArg::Given(z) => z.dereference(),
+        };
+        let coerced = if let Some(n) = z.long() {
+            Some(n)
+        } else if let Some(b) = z.bool() {
+            Some(b as i64)
+        } else if let Some(f) = z.double() {
+            float_to_int(f)
+        } else if let Some(s) = z.zend_str() {
+            std::str::from_utf8(s.as_bytes()).ok().map(str::trim).and_then(|t| {
+                t.parse::<i64>().ok().or_else(|| t.parse::<f64>().ok().filter(|_| !t.is_empty()).and_then(float_to_int))
+            })
+        } else {
+            None
+        };
+        coerced.ok_or_else(|| type_error(format!("{} must be of type int, {} given", what(), type_name(z))))
+    }
 }

@@ -1,36 +1,39 @@
 //! `final class ShmCache`: the same operations scoped to a namespace.
 
-use std::borrow::Cow;
-
 use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::{ClassFlags, DataType};
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{Found, KeyArg};
+use super::args::{ArrayArg, Found, IntArg, KeyArg};
 use super::info;
 use super::ops::{self, Write};
 use crate::engine::Namespace;
 
-/// A binary-safe string argument (the namespace name).
-pub struct Bytes<'a>(Cow<'a, [u8]>);
+/// The namespace argument: checked by `ops::namespace` so errors read like PHP's own.
+pub enum NamespaceArg<'a> {
+    Given(&'a Zval),
+    Root,
+}
 
-impl<'a> FromZval<'a> for Bytes<'a> {
+impl<'a> FromZval<'a> for NamespaceArg<'a> {
     const TYPE: DataType = DataType::String;
     fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.zend_str().map(|s| Bytes(Cow::Borrowed(s.as_bytes())))
+        Some(NamespaceArg::Given(zval))
     }
 }
 
-impl From<&'static str> for Bytes<'_> {
-    fn from(s: &'static str) -> Self {
-        Bytes(Cow::Borrowed(s.as_bytes()))
+/// Only the declared default ("") is ever converted.
+impl From<&'static str> for NamespaceArg<'_> {
+    fn from(_: &'static str) -> Self {
+        NamespaceArg::Root
     }
 }
 
-impl StubLiteral for Bytes<'_> {
+impl StubLiteral for NamespaceArg<'_> {
     fn stub_literal(&self) -> String {
-        String::from_utf8_lossy(&self.0).as_ref().stub_literal()
+        "".stub_literal()
     }
 }
 
@@ -44,8 +47,12 @@ pub struct ShmCache {
 #[php_impl]
 impl ShmCache {
     #[php(defaults(namespace = "\"\""))]
-    pub fn __construct(namespace: Bytes) -> PhpResult<Self> {
-        Ok(ShmCache { ns: ops::namespace("ShmCache::__construct", &namespace.0)? })
+    pub fn __construct(namespace: NamespaceArg) -> PhpResult<Self> {
+        let ns = match namespace {
+            NamespaceArg::Given(z) => ops::namespace("ShmCache::__construct", z)?,
+            NamespaceArg::Root => Namespace::root(),
+        };
+        Ok(ShmCache { ns })
     }
 
     #[php(name = "getNamespace")]
@@ -59,49 +66,49 @@ impl ShmCache {
     }
 
     #[php(name = "getMulti")]
-    pub fn get_multi(&self, keys: &ZendHashTable) -> PhpResult<Zval> {
+    pub fn get_multi(&self, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
         ops::get_multi(&self.ns, "ShmCache::getMulti", keys)
     }
 
     #[php(name = "set")]
     #[php(defaults(ttl = 0))]
-    pub fn set(&self, key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    pub fn set(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
         ops::store(&self.ns, "ShmCache::set", Write::Set, key.0, value, ttl)
     }
 
     #[php(name = "setMulti")]
     #[php(defaults(ttl = 0))]
-    pub fn set_multi(&self, values: &ZendHashTable, ttl: i64) -> PhpResult<Zval> {
+    pub fn set_multi(&self, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
         ops::set_multi(&self.ns, "ShmCache::setMulti", values, ttl)
     }
 
     #[php(name = "add")]
     #[php(defaults(ttl = 0))]
-    pub fn add(&self, key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    pub fn add(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
         ops::store(&self.ns, "ShmCache::add", Write::Add, key.0, value, ttl)
     }
 
     #[php(name = "replace")]
     #[php(defaults(ttl = 0))]
-    pub fn replace(&self, key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+    pub fn replace(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
         ops::store(&self.ns, "ShmCache::replace", Write::Replace, key.0, value, ttl)
     }
 
     #[php(name = "cas")]
-    pub fn cas(&self, key: KeyArg, old: i64, new: i64) -> PhpResult<bool> {
+    pub fn cas(&self, key: KeyArg, old: IntArg, new: IntArg) -> PhpResult<bool> {
         ops::cas(&self.ns, "ShmCache::cas", key.0, old, new)
     }
 
     #[php(name = "incr")]
     #[php(defaults(step = 1))]
-    pub fn incr(&self, key: KeyArg, step: i64) -> PhpResult<Zval> {
-        ops::incr(&self.ns, "ShmCache::incr", key.0, step)
+    pub fn incr(&self, key: KeyArg, step: IntArg) -> PhpResult<Zval> {
+        ops::incr(&self.ns, "ShmCache::incr", key.0, step, false)
     }
 
     #[php(name = "decr")]
     #[php(defaults(step = 1))]
-    pub fn decr(&self, key: KeyArg, step: i64) -> PhpResult<Zval> {
-        ops::incr(&self.ns, "ShmCache::decr", key.0, step.wrapping_neg())
+    pub fn decr(&self, key: KeyArg, step: IntArg) -> PhpResult<Zval> {
+        ops::incr(&self.ns, "ShmCache::decr", key.0, step, true)
     }
 
     #[php(name = "delete")]
@@ -120,16 +127,16 @@ impl ShmCache {
         ops::flush(&self.ns)
     }
 
-    /// A number that changes whenever this namespace is flushed and is never reused (0 when
-    /// the extension is disabled). Lets a caller derive child namespace names that one flush
-    /// of this namespace retires all at once.
+    /// A number that changes whenever this namespace is flushed (for the root namespace: on
+    /// every full flush) and is never reused; 0 when the extension is disabled. Lets a caller
+    /// derive child namespace names that one flush of this namespace retires all at once.
     #[php(name = "generation")]
     pub fn generation(&self) -> i64 {
         ops::generation(&self.ns)
     }
 
     #[php(name = "info")]
-    pub fn info(&self) -> PhpResult<Zval> {
+    pub fn info(&self) -> PhpResult<ZBox<ZendHashTable>> {
         info::info_array(Some(&self.ns))
     }
 }

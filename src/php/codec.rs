@@ -61,9 +61,11 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
         if encode_array(ht, &mut out, 0, what)? {
             (ARRAY, Cow::Owned(out))
         } else {
+            refuse_resources(value, 0, &mut Vec::new(), what)?;
             (SERIALIZED, Cow::Owned(serialize(value)?))
         }
     } else if value.is_object() {
+        refuse_resources(value, 0, &mut Vec::new(), what)?;
         (SERIALIZED, Cow::Owned(serialize(value)?))
     } else {
         return Err(type_error(format!("{} cannot be a {}", what(), super::args::type_name(value))));
@@ -75,11 +77,14 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
     out.extend_from_slice(&(n as u32).to_le_bytes());
 }
 
-/// Returns Ok(false) when the array needs PHP's serializer (objects, references, depth).
+/// Returns Ok(false) when the array needs PHP's serializer (objects, references, depth). The
+/// walk goes on after that decision, through references too, so a resource anywhere in the
+/// array is refused instead of being stored as 0 the way serialize() would.
 fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn() -> String) -> Result<bool, PhpException> {
     if depth > MAX_NATIVE_DEPTH {
         return Ok(false);
     }
+    let mut native = true;
     put_len(out, ht.len());
     let mut it = ht.iter();
     while let Some((key, v)) = it.next_zval() {
@@ -91,11 +96,12 @@ fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn
             put_len(out, s.len());
             out.extend_from_slice(s.as_bytes());
         } else {
-            return Ok(false);
+            native = false;
         }
-        if v.is_reference() || v.is_object() || v.is_indirect() {
-            return Ok(false);
+        if v.is_reference() || v.is_indirect() {
+            native = false;
         }
+        let v = v.dereference();
         if v.is_null() {
             out.push(T_NULL);
         } else if v.is_false() {
@@ -114,14 +120,54 @@ fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn
             out.extend_from_slice(s.as_bytes());
         } else if let Some(inner) = v.array() {
             out.push(T_ARRAY);
-            if !encode_array(inner, out, depth + 1, what)? {
-                return Ok(false);
-            }
+            native &= encode_array(inner, out, depth + 1, what)?;
+        } else if v.is_object() {
+            native = false;
         } else {
             return Err(type_error(format!("{} cannot contain a {}", what(), super::args::type_name(v))));
         }
     }
-    Ok(true)
+    Ok(native)
+}
+
+/// serialize() silently turns a resource into 0. Look for resources where serialize() would
+/// take them from: arrays, and the properties of objects whose class leaves serialization to
+/// PHP (a class with __serialize, __sleep or Serializable decides for itself what it stores).
+fn refuse_resources(v: &Zval, depth: u32, seen: &mut Vec<u32>, what: &dyn Fn() -> String) -> Result<(), PhpException> {
+    let v = v.dereference();
+    if depth > MAX_NATIVE_DEPTH {
+        return Ok(());
+    }
+    if v.is_resource() {
+        return Err(type_error(format!("{} cannot contain a resource", what())));
+    }
+    let children = if let Some(ht) = v.array() {
+        ht
+    } else if let Some(obj) = v.object() {
+        let ce = obj.get_class_entry();
+        let custom = !ce.__serialize.is_null()
+            || ce.serialize.is_some()
+            || ce.function_table.get("__sleep").is_some();
+        if custom || seen.contains(&obj.get_id()) {
+            return Ok(());
+        }
+        seen.push(obj.get_id());
+        match obj.get_properties() {
+            Ok(props) => props,
+            Err(_) => return Ok(()),
+        }
+    } else {
+        return Ok(());
+    };
+    let mut it = children.iter();
+    while let Some((_, child)) = it.next_zval() {
+        let child = match child.indirect() {
+            Some(target) => target,
+            None => child,
+        };
+        refuse_resources(child, depth + 1, seen, what)?;
+    }
+    Ok(())
 }
 
 /// Calls a PHP function with one argument; a PHP exception stays pending and becomes our error.

@@ -2,10 +2,11 @@
 
 use std::sync::OnceLock;
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{Found, KeyArg};
+use super::args::{ArrayArg, Found, IntArg, KeyArg};
 use super::info;
 use super::ops::{self, Write};
 use crate::engine::Namespace;
@@ -23,56 +24,56 @@ pub fn shmcache_get(key: KeyArg, mut found: Found) -> PhpResult<Zval> {
 
 #[php_function]
 #[php(name = "shmcache_get_multi")]
-pub fn shmcache_get_multi(keys: &ZendHashTable) -> PhpResult<Zval> {
+pub fn shmcache_get_multi(keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
     ops::get_multi(root(), "shmcache_get_multi", keys)
 }
 
 #[php_function]
 #[php(name = "shmcache_set")]
 #[php(defaults(ttl = 0))]
-pub fn shmcache_set(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+pub fn shmcache_set(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     ops::store(root(), "shmcache_set", Write::Set, key.0, value, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_set_multi")]
 #[php(defaults(ttl = 0))]
-pub fn shmcache_set_multi(values: &ZendHashTable, ttl: i64) -> PhpResult<Zval> {
+pub fn shmcache_set_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
     ops::set_multi(root(), "shmcache_set_multi", values, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_add")]
 #[php(defaults(ttl = 0))]
-pub fn shmcache_add(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+pub fn shmcache_add(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     ops::store(root(), "shmcache_add", Write::Add, key.0, value, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_replace")]
 #[php(defaults(ttl = 0))]
-pub fn shmcache_replace(key: KeyArg, value: &Zval, ttl: i64) -> PhpResult<bool> {
+pub fn shmcache_replace(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     ops::store(root(), "shmcache_replace", Write::Replace, key.0, value, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_cas")]
-pub fn shmcache_cas(key: KeyArg, old: i64, new: i64) -> PhpResult<bool> {
+pub fn shmcache_cas(key: KeyArg, old: IntArg, new: IntArg) -> PhpResult<bool> {
     ops::cas(root(), "shmcache_cas", key.0, old, new)
 }
 
 #[php_function]
 #[php(name = "shmcache_incr")]
 #[php(defaults(step = 1))]
-pub fn shmcache_incr(key: KeyArg, step: i64) -> PhpResult<Zval> {
-    ops::incr(root(), "shmcache_incr", key.0, step)
+pub fn shmcache_incr(key: KeyArg, step: IntArg) -> PhpResult<Zval> {
+    ops::incr(root(), "shmcache_incr", key.0, step, false)
 }
 
 #[php_function]
 #[php(name = "shmcache_decr")]
 #[php(defaults(step = 1))]
-pub fn shmcache_decr(key: KeyArg, step: i64) -> PhpResult<Zval> {
-    ops::incr(root(), "shmcache_decr", key.0, step.wrapping_neg())
+pub fn shmcache_decr(key: KeyArg, step: IntArg) -> PhpResult<Zval> {
+    ops::incr(root(), "shmcache_decr", key.0, step, true)
 }
 
 #[php_function]
@@ -95,7 +96,7 @@ pub fn shmcache_flush() -> bool {
 
 #[php_function]
 #[php(name = "shmcache_info")]
-pub fn shmcache_info() -> PhpResult<Zval> {
+pub fn shmcache_info() -> PhpResult<ZBox<ZendHashTable>> {
     info::info_array(None)
 }
 

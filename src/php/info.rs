@@ -1,7 +1,8 @@
 //! `shmcache_info()` and the phpinfo() section.
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::types::ZendHashTable;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
@@ -39,7 +40,7 @@ fn counters(s: &Stats) -> [(&'static str, u64); 22] {
     ]
 }
 
-pub fn info_array(ns: Option<&Namespace>) -> PhpResult<Zval> {
+pub fn info_array(ns: Option<&Namespace>) -> PhpResult<ZBox<ZendHashTable>> {
     let mut ht = ZendHashTable::new();
     ht.insert("enabled", cache().is_some())?;
     ht.insert("version", VERSION)?;
@@ -49,13 +50,13 @@ pub fn info_array(ns: Option<&Namespace>) -> PhpResult<Zval> {
         ht.insert("namespace", codec::string_zval(ns.name()))?;
     }
     if let Some(c) = cache() {
-        for (name, v) in counters(&c.stats()) {
+        let stats = c.stats();
+        for (name, v) in counters(&stats) {
             ht.insert(name, v as i64)?;
         }
+        ht.insert("slots_used_estimated", stats.slots_used_estimated)?;
     }
-    let mut z = Zval::new();
-    z.set_hashtable(ht);
-    Ok(z)
+    Ok(ht)
 }
 
 pub extern "C" fn php_info(module: *mut ModuleEntry) {

@@ -10,6 +10,7 @@ use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use crate::engine::Config;
+use crate::engine::{MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 
 extern "C" {
     fn zend_ini_parse_quantity(value: *mut zend_string, errstr: *mut *mut zend_string) -> zend_long;
@@ -44,18 +45,12 @@ pub fn unregister(module_number: i32) {
     unsafe { zend_unregister_ini_entries(module_number) };
 }
 
-pub struct Settings {
-    pub enable: bool,
-    pub enable_cli: bool,
-    pub config: Config,
-}
-
-impl Settings {
-    /// Whether this SAPI gets a region: always when enabled, except the plain CLI (and phpdbg),
-    /// which needs enable_cli because each CLI process would get a region of its own.
-    pub fn enabled_here(&self) -> bool {
-        self.enable && (self.enable_cli || !is_cli())
-    }
+/// Whether this SAPI gets a region: always when enabled, except the plain CLI (and phpdbg),
+/// which needs enable_cli because each CLI process would get a region of its own.
+pub fn enabled_here() -> Result<bool, String> {
+    let enable = parse_bool("shmcache.enable")?;
+    let enable_cli = parse_bool("shmcache.enable_cli")?;
+    Ok(enable && (enable_cli || !is_cli()))
 }
 
 pub fn sapi_name() -> String {
@@ -117,14 +112,37 @@ fn parse_size(name: &str) -> Result<u64, String> {
     u64::try_from(n).map_err(|_| format!("shmcache: invalid {name} \"{shown}\": must not be negative"))
 }
 
-pub fn read() -> Result<Settings, String> {
+fn size_within(name: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v = parse_size(name)?;
+    if (min..=max).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "shmcache: {name}={} is out of range: it must be between {} and {}",
+            text(name),
+            human(min),
+            human(max)
+        ))
+    }
+}
+
+fn human(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{}G", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{}M", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{}K", n >> 10),
+        n => n.to_string(),
+    }
+}
+
+pub fn config() -> Result<Config, String> {
     let config = Config {
-        keys_memory_size: parse_size("shmcache.keys_memory_size")?,
-        values_memory_size: parse_size("shmcache.values_memory_size")?,
+        keys_memory_size: size_within("shmcache.keys_memory_size", MIN_KEYS_MEMORY, MAX_KEYS_MEMORY)?,
+        values_memory_size: size_within("shmcache.values_memory_size", MIN_VALUES_MEMORY, MAX_VALUES_MEMORY)?,
         compress_threshold: parse_size("shmcache.compress_threshold")?,
     };
     config.validate().map_err(|e| format!("shmcache: {e}"))?;
-    Ok(Settings { enable: parse_bool("shmcache.enable")?, enable_cli: parse_bool("shmcache.enable_cli")?, config })
+    Ok(config)
 }
 
 /// Reports why startup failed (PHP then prints "Unable to start shmcache module").

@@ -39,17 +39,19 @@ pub(crate) fn cache() -> Option<&'static Cache> {
 fn startup(_ty: i32, module_number: i32) -> i32 {
     std::panic::catch_unwind(|| {
         ini::register(module_number);
-        let settings = match ini::read() {
-            Ok(s) => s,
+        // Sizes are checked even where no region is made: `php --ri shmcache` on the CLI is how
+        // people verify a configuration, so a bad size must fail there too, not only in FPM.
+        let (enabled, config) = match ini::enabled_here().and_then(|e| Ok((e, ini::config()?))) {
+            Ok(v) => v,
             Err(message) => {
                 ini::startup_error(&message);
                 return -1;
             }
         };
-        if !settings.enabled_here() {
+        if !enabled {
             return 0;
         }
-        match Cache::create(&settings.config) {
+        match Cache::create(&config) {
             Ok(cache) => {
                 CACHE.store(Box::into_raw(Box::new(cache)), Ordering::Release);
                 0

@@ -3,13 +3,14 @@
 
 use std::cell::Cell;
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::error::php_error;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{key_bytes, value_error, Found};
+use super::args::{key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
 use super::codec;
 use super::cache;
 use crate::engine::{Error, Namespace};
@@ -73,8 +74,9 @@ pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResu
     }
 }
 
-pub fn get_multi(ns: &Namespace, func: &str, keys: &ZendHashTable) -> PhpResult<Zval> {
+pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
     let what = arg(func, 1, "keys");
+    let keys = keys.get(&what)?;
     let mut wanted = Vec::with_capacity(keys.len());
     let mut it = keys.iter();
     while let Some((_, k)) = it.next_zval() {
@@ -91,13 +93,12 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: &ZendHashTable) -> PhpResult<
             }
         }
     }
-    let mut z = Zval::new();
-    z.set_hashtable(out);
-    Ok(z)
+    Ok(out)
 }
 
-pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: i64) -> PhpResult<bool> {
+pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
     let Some(cache) = cache() else { return Ok(false) };
     let r = match mode {
@@ -108,9 +109,11 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
     r.or_else(refused)
 }
 
-pub fn set_multi(ns: &Namespace, func: &str, values: &ZendHashTable, ttl: i64) -> PhpResult<Zval> {
+pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
     // Check and encode everything first, so a bad key or value stores nothing at all.
     let what = arg(func, 1, "values");
+    let values = values.get(&what)?;
+    let ttl = ttl.value(&arg(func, 2, "ttl"))?;
     let mut items = Vec::with_capacity(values.len());
     let mut it = values.iter();
     while let Some((k, v)) = it.next_zval() {
@@ -128,19 +131,22 @@ pub fn set_multi(ns: &Namespace, func: &str, values: &ZendHashTable, ttl: i64) -
             failed.push(k)?;
         }
     }
-    let mut z = Zval::new();
-    z.set_hashtable(failed);
-    Ok(z)
+    Ok(failed)
 }
 
-pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: i64, new: i64) -> PhpResult<bool> {
+pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let old = old.value(&arg(func, 2, "old"))?;
+    let new = new.value(&arg(func, 3, "new"))?;
     let Some(cache) = cache() else { return Ok(false) };
     cache.cas(ns, &key, old, new).or_else(refused)
 }
 
-pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: i64) -> PhpResult<Zval> {
+/// incr (or decr when `negate`): adds `step` atomically.
+pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) -> PhpResult<Zval> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let step = step.value(&arg(func, 2, "step"))?;
+    let step = if negate { step.wrapping_neg() } else { step };
     let mut z = Zval::new();
     z.set_bool(false);
     let Some(cache) = cache() else { return Ok(z) };
@@ -176,8 +182,15 @@ pub fn flush(ns: &Namespace) -> bool {
     }
 }
 
-pub fn namespace(func: &str, name: &[u8]) -> Result<Namespace, PhpException> {
-    Namespace::new(name).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
+pub fn namespace(func: &str, name: &Zval) -> Result<Namespace, PhpException> {
+    let bytes: Vec<u8> = if let Some(s) = name.zend_str() {
+        s.as_bytes().to_vec()
+    } else if let Some(n) = name.long() {
+        n.to_string().into_bytes()
+    } else {
+        return Err(type_error(format!("{func}(): Argument #1 ($namespace) must be of type string, {} given", type_name(name))));
+    };
+    Namespace::new(&bytes).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
 }
 
 pub fn generation(ns: &Namespace) -> i64 {

@@ -1,0 +1,43 @@
+--TEST--
+phpinfo() shows the shmcache section with its state, counters and INI directives
+--INI--
+shmcache.keys_memory_size=256K
+--FILE--
+<?php
+ob_start();
+phpinfo(INFO_MODULES);
+$out = ob_get_clean();
+foreach (['shmcache support => enabled', 'max key length => 4096', 'keys_memory_size => 262144',
+          'shmcache.enable => 1 => 1', 'shmcache.enable_cli => 1 => 1', 'shmcache.keys_memory_size => 256K => 256K',
+          'shmcache.values_memory_size => 64M => 64M', 'shmcache.compress_threshold => 4096 => 4096'] as $line) {
+    echo $line, ': ', str_contains($out, $line) ? 'present' : 'MISSING', "\n";
+}
+$r = new ReflectionExtension('shmcache');
+var_dump($r->getName(), $r->getVersion() === SHMCACHE_VERSION);
+$ini = array_keys($r->getINIEntries());
+sort($ini);
+var_dump($ini);
+?>
+--EXPECT--
+shmcache support => enabled: present
+max key length => 4096: present
+keys_memory_size => 262144: present
+shmcache.enable => 1 => 1: present
+shmcache.enable_cli => 1 => 1: present
+shmcache.keys_memory_size => 256K => 256K: present
+shmcache.values_memory_size => 64M => 64M: present
+shmcache.compress_threshold => 4096 => 4096: present
+string(8) "shmcache"
+bool(true)
+array(5) {
+  [0]=>
+  string(27) "shmcache.compress_threshold"
+  [1]=>
+  string(15) "shmcache.enable"
+  [2]=>
+  string(19) "shmcache.enable_cli"
+  [3]=>
+  string(25) "shmcache.keys_memory_size"
+  [4]=>
+  string(27) "shmcache.values_memory_size"
+}

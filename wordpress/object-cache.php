@@ -1,0 +1,585 @@
+<?php
+/**
+ * shmcache object cache drop-in for WordPress.
+ *
+ * Copy (or symlink) to wp-content/object-cache.php. Persistent groups live in the shmcache
+ * extension's shared memory, shared by every PHP-FPM worker; a per-request layer in front of it
+ * keeps the hundreds of re-reads a page makes (alloptions, notoptions, ...) from decoding the
+ * same value again. Semantics follow WordPress core's WP_Object_Cache.
+ *
+ * Layout in shared memory: one namespace per (site, site generation, group), named
+ * "<salt>|<generation>|<group>". flush_group() flushes one group namespace in O(1);
+ * wp_cache_flush() flushes the site namespace, whose new generation retires every group
+ * namespace of this site at once, never touching other sites that share the FPM pool.
+ *
+ * Falls back to a per-request cache (like core without a drop-in) when the extension is missing
+ * or disabled, or when SHMCACHE_DISABLE is true.
+ *
+ * Version: 0.1.0
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+if ( ! defined( 'SHMCACHE_DROPIN_VERSION' ) ) {
+	define( 'SHMCACHE_DROPIN_VERSION', '0.1.0' );
+}
+
+/**
+ * Why the drop-in is not using shared memory, or '' when it is.
+ */
+function shmcache_dropin_unavailable_reason() {
+	if ( defined( 'SHMCACHE_DISABLE' ) && SHMCACHE_DISABLE ) {
+		return 'SHMCACHE_DISABLE is set in wp-config.php';
+	}
+	if ( ! class_exists( 'ShmCache' ) ) {
+		return 'the shmcache PHP extension is not loaded (extension=libshmcache.so)';
+	}
+	$info = shmcache_info();
+	if ( empty( $info['enabled'] ) ) {
+		return 'the shmcache extension is disabled in this SAPI (' . ( isset( $info['sapi'] ) ? $info['sapi'] : PHP_SAPI ) . '; see shmcache.enable / shmcache.enable_cli)';
+	}
+	return '';
+}
+
+class WP_Object_Cache {
+
+	/** Per-request values: [ group => [ key => value ] ]. */
+	private $cache = array();
+
+	/** Number of get() hits and misses in this request (core's names). */
+	public $cache_hits = 0;
+	public $cache_misses = 0;
+
+	/** Object-cache API calls in this request. */
+	public $calls = 0;
+
+	/** Whether values persist in shared memory (false = per-request fallback). */
+	public $persistent = false;
+
+	/** Why $persistent is false. */
+	public $unavailable_reason = '';
+
+	protected $global_groups = array();
+	protected $non_persistent_groups = array();
+
+	private $blog_prefix = '';
+	private $multisite = false;
+
+	/** Namespace prefix of this site: salt and site generation. */
+	private $site_prefix = '';
+	private $salt = '';
+
+	/** ShmCache per group, created on first use. */
+	private $spaces = array();
+
+	public function __construct() {
+		$this->multisite   = function_exists( 'is_multisite' ) && is_multisite();
+		$this->blog_prefix = $this->multisite ? get_current_blog_id() . ':' : '';
+
+		$this->unavailable_reason = shmcache_dropin_unavailable_reason();
+		$this->persistent         = '' === $this->unavailable_reason;
+		$this->salt               = self::site_salt();
+		if ( $this->persistent ) {
+			$this->load_site_prefix();
+		}
+	}
+
+	/**
+	 * The key salt of this install: WP_CACHE_KEY_SALT, else derived from the database it uses,
+	 * so two sites served by one PHP-FPM pool never share entries.
+	 */
+	public static function site_salt() {
+		if ( defined( 'WP_CACHE_KEY_SALT' ) && '' !== (string) WP_CACHE_KEY_SALT ) {
+			return (string) WP_CACHE_KEY_SALT;
+		}
+		global $table_prefix;
+		$parts = array(
+			defined( 'DB_HOST' ) ? DB_HOST : '',
+			defined( 'DB_NAME' ) ? DB_NAME : '',
+			isset( $table_prefix ) ? $table_prefix : '',
+			ABSPATH,
+		);
+		return 'wp-' . substr( md5( implode( '|', $parts ) ), 0, 12 );
+	}
+
+	/** The site namespace; its generation is part of every group namespace name. */
+	private $site;
+	private $site_generation = 0;
+
+	private function load_site_prefix() {
+		$this->site            = new ShmCache( $this->salt );
+		$this->site_generation = $this->site->generation();
+		$this->site_prefix     = $this->salt . '|' . $this->site_generation . '|';
+		$this->spaces          = array();
+	}
+
+	/** @return ShmCache */
+	private function space( $group ) {
+		// A flush from another process gives the site a new generation: follow it, so a
+		// long-running process (cron, CLI) never keeps reading retired namespaces.
+		if ( $this->site->generation() !== $this->site_generation ) {
+			$this->load_site_prefix();
+		}
+		if ( ! isset( $this->spaces[ $group ] ) ) {
+			$name = $this->site_prefix . $group;
+			if ( strlen( $name ) > 1024 ) {
+				$name = $this->site_prefix . md5( $group );
+			}
+			$this->spaces[ $group ] = new ShmCache( $name );
+		}
+		return $this->spaces[ $group ];
+	}
+
+	/** Whether a group is kept in shared memory. */
+	private function persists( $group ) {
+		return $this->persistent && ! isset( $this->non_persistent_groups[ $group ] );
+	}
+
+	/** The key as stored: blog prefix for per-blog groups, hashed when too long. */
+	private function stored_key( $key, $group ) {
+		$key = ( $this->multisite && ! isset( $this->global_groups[ $group ] ) ) ? $this->blog_prefix . $key : (string) $key;
+		if ( strlen( $key ) > 4000 ) {
+			$key = 'md5:' . md5( $key ) . ':' . strlen( $key );
+		}
+		return $key;
+	}
+
+	/** Core's key check: an int, or a string that is not empty once trimmed. */
+	protected function is_valid_key( $key ) {
+		if ( is_int( $key ) ) {
+			return true;
+		}
+		if ( is_string( $key ) && '' !== trim( $key ) ) {
+			return true;
+		}
+		$type = gettype( $key );
+		if ( ! function_exists( '__' ) ) {
+			wp_load_translations_early();
+		}
+		$message = is_string( $key )
+			? __( 'Cache key must not be an empty string.' )
+			/* translators: %s: The type of the given cache key. */
+			: sprintf( __( 'Cache key must be integer or non-empty string, %s given.' ), $type );
+		_doing_it_wrong( sprintf( '%s::%s', __CLASS__, debug_backtrace( DEBUG_BACKTRACE_IGNORE_ARGS, 2 )[1]['function'] ), $message, '6.1.0' );
+		return false;
+	}
+
+	private static function copy( $value ) {
+		return is_object( $value ) ? clone $value : $value;
+	}
+
+	private function remember( $key, $group, $value ) {
+		$this->cache[ $group ][ $key ] = $value;
+	}
+
+	/** True when the value is in the per-request layer (array_key_exists: null counts). */
+	private function known( $key, $group ) {
+		return isset( $this->cache[ $group ] ) && ( isset( $this->cache[ $group ][ $key ] ) || array_key_exists( $key, $this->cache[ $group ] ) );
+	}
+
+	public function add( $key, $data, $group = 'default', $expire = 0 ) {
+		$this->calls++;
+		if ( wp_suspend_cache_addition() ) {
+			return false;
+		}
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id = $this->stored_key( $key, $group );
+		if ( $this->known( $id, $group ) ) {
+			return false;
+		}
+		$data = self::copy( $data );
+		if ( $this->persists( $group ) ) {
+			// Atomic across workers: exactly one concurrent add wins.
+			if ( ! $this->space( $group )->add( $id, $data, max( 0, (int) $expire ) ) ) {
+				return false;
+			}
+		}
+		$this->remember( $id, $group, $data );
+		return true;
+	}
+
+	public function add_multiple( array $data, $group = '', $expire = 0 ) {
+		$values = array();
+		foreach ( $data as $key => $value ) {
+			$values[ $key ] = $this->add( $key, $value, $group, $expire );
+		}
+		return $values;
+	}
+
+	public function replace( $key, $data, $group = 'default', $expire = 0 ) {
+		$this->calls++;
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id   = $this->stored_key( $key, $group );
+		$data = self::copy( $data );
+		if ( $this->persists( $group ) ) {
+			if ( ! $this->space( $group )->replace( $id, $data, max( 0, (int) $expire ) ) ) {
+				unset( $this->cache[ $group ][ $id ] );
+				return false;
+			}
+		} elseif ( ! $this->known( $id, $group ) ) {
+			return false;
+		}
+		$this->remember( $id, $group, $data );
+		return true;
+	}
+
+	public function set( $key, $data, $group = 'default', $expire = 0 ) {
+		$this->calls++;
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id   = $this->stored_key( $key, $group );
+		$data = self::copy( $data );
+		if ( $this->persists( $group ) && ! $this->space( $group )->set( $id, $data, max( 0, (int) $expire ) ) ) {
+			// Not stored (e.g. too large for the ring): keep no stale copy anywhere.
+			$this->space( $group )->delete( $id );
+			unset( $this->cache[ $group ][ $id ] );
+			return false;
+		}
+		$this->remember( $id, $group, $data );
+		return true;
+	}
+
+	public function set_multiple( array $data, $group = '', $expire = 0 ) {
+		$values = array();
+		foreach ( $data as $key => $value ) {
+			$values[ $key ] = $this->set( $key, $value, $group, $expire );
+		}
+		return $values;
+	}
+
+	public function get( $key, $group = 'default', $force = false, &$found = null ) {
+		$this->calls++;
+		if ( ! $this->is_valid_key( $key ) ) {
+			$found = false;
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id = $this->stored_key( $key, $group );
+		if ( ! ( $force && $this->persists( $group ) ) && $this->known( $id, $group ) ) {
+			$found = true;
+			$this->cache_hits++;
+			return self::copy( $this->cache[ $group ][ $id ] );
+		}
+		if ( $this->persists( $group ) ) {
+			$value = $this->space( $group )->get( $id, $hit );
+			if ( $hit ) {
+				$found = true;
+				$this->cache_hits++;
+				$this->remember( $id, $group, $value );
+				return self::copy( $value );
+			}
+		}
+		$found = false;
+		$this->cache_misses++;
+		return false;
+	}
+
+	public function get_multiple( $keys, $group = 'default', $force = false ) {
+		$values = array();
+		foreach ( $keys as $key ) {
+			$values[ $key ] = $this->get( $key, $group, $force );
+		}
+		return $values;
+	}
+
+	public function delete( $key, $group = 'default', $deprecated = false ) {
+		$this->calls++;
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id      = $this->stored_key( $key, $group );
+		$existed = $this->known( $id, $group );
+		unset( $this->cache[ $group ][ $id ] );
+		if ( $this->persists( $group ) ) {
+			$existed = $this->space( $group )->delete( $id ) || $existed;
+		}
+		return $existed;
+	}
+
+	public function delete_multiple( array $keys, $group = '' ) {
+		$values = array();
+		foreach ( $keys as $key ) {
+			$values[ $key ] = $this->delete( $key, $group );
+		}
+		return $values;
+	}
+
+	public function incr( $key, $offset = 1, $group = 'default' ) {
+		return $this->change( $key, (int) $offset, $group );
+	}
+
+	public function decr( $key, $offset = 1, $group = 'default' ) {
+		return $this->change( $key, -(int) $offset, $group );
+	}
+
+	/**
+	 * incr/decr as core does them (missing → false, non-numeric counts as 0, never below 0),
+	 * atomic across workers once the stored value is an integer.
+	 */
+	private function change( $key, $offset, $group ) {
+		$this->calls++;
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$id = $this->stored_key( $key, $group );
+		if ( ! $this->persists( $group ) ) {
+			if ( ! $this->known( $id, $group ) ) {
+				return false;
+			}
+			$current = $this->cache[ $group ][ $id ];
+			$value   = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
+			$this->remember( $id, $group, $value );
+			return $value;
+		}
+		$space = $this->space( $group );
+		for ( $attempt = 0; $attempt < 100; $attempt++ ) {
+			$value = $space->incr( $id, $offset );
+			if ( false !== $value ) {
+				// Core never goes below 0: clamp, unless another worker already moved it on.
+				while ( $value < 0 && ! $space->cas( $id, $value, 0 ) ) {
+					$now = $space->get( $id, $hit );
+					if ( ! $hit || ! is_int( $now ) || $now >= 0 ) {
+						break;
+					}
+					$value = $now;
+				}
+				$value = max( 0, $value );
+				$this->remember( $id, $group, $value );
+				return $value;
+			}
+			// Missing, or not stored as an integer yet.
+			$current = $space->get( $id, $hit );
+			if ( ! $hit ) {
+				unset( $this->cache[ $group ][ $id ] );
+				return false;
+			}
+			if ( is_int( $current ) ) {
+				continue; // It became an integer between the two calls.
+			}
+			$value = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
+			// Convert to an integer once; later calls are atomic increments.
+			if ( $space->replace( $id, $value ) ) {
+				$this->remember( $id, $group, $value );
+				return $value;
+			}
+		}
+		return false;
+	}
+
+	public function flush() {
+		$this->calls++;
+		$this->cache = array();
+		if ( $this->persistent ) {
+			( new ShmCache( $this->salt ) )->flush();
+			$this->load_site_prefix();
+		}
+		return true;
+	}
+
+	public function flush_runtime() {
+		$this->cache = array();
+		return true;
+	}
+
+	public function flush_group( $group ) {
+		$this->calls++;
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		unset( $this->cache[ $group ] );
+		if ( $this->persists( $group ) ) {
+			$this->space( $group )->flush();
+		}
+		return true;
+	}
+
+	public function close() {
+		return true;
+	}
+
+	public function add_global_groups( $groups ) {
+		$groups              = (array) $groups;
+		$groups              = array_fill_keys( $groups, true );
+		$this->global_groups = array_merge( $this->global_groups, $groups );
+	}
+
+	public function add_non_persistent_groups( $groups ) {
+		$groups                      = (array) $groups;
+		$groups                      = array_fill_keys( $groups, true );
+		$this->non_persistent_groups = array_merge( $this->non_persistent_groups, $groups );
+	}
+
+	public function switch_to_blog( $blog_id ) {
+		$blog_id           = (int) $blog_id;
+		$this->blog_prefix = $this->multisite ? $blog_id . ':' : '';
+	}
+
+	/** Entries of this request's layer per group. */
+	public function group_counts() {
+		return array_map( 'count', $this->cache );
+	}
+
+	public function stats() {
+		echo '<p>';
+		echo '<strong>Cache Hits:</strong> ' . (int) $this->cache_hits . '<br />';
+		echo '<strong>Cache Misses:</strong> ' . (int) $this->cache_misses . '<br />';
+		echo '<strong>Backend:</strong> ' . ( $this->persistent ? 'shmcache (shared memory)' : 'per-request only: ' . esc_html( $this->unavailable_reason ) ) . '<br />';
+		echo '</p>';
+		echo '<ul>';
+		foreach ( $this->cache as $group => $cache ) {
+			echo '<li><strong>Group:</strong> ' . esc_html( $group ) . ' - ( ' . number_format( strlen( serialize( $cache ) ) / KB_IN_BYTES, 2 ) . 'k )</li>';
+		}
+		echo '</ul>';
+	}
+
+	/** @deprecated 3.5.0 Use switch_to_blog(). */
+	public function reset() {
+		_deprecated_function( __FUNCTION__, '3.5.0', 'WP_Object_Cache::switch_to_blog()' );
+		foreach ( array_keys( $this->cache ) as $group ) {
+			if ( ! isset( $this->global_groups[ $group ] ) ) {
+				unset( $this->cache[ $group ] );
+			}
+		}
+	}
+}
+
+function wp_cache_init() {
+	$GLOBALS['wp_object_cache'] = new WP_Object_Cache();
+	if ( ! $GLOBALS['wp_object_cache']->persistent ) {
+		// Without shared memory this is only a per-request cache: transients must keep using
+		// the options table, exactly as without a drop-in.
+		wp_using_ext_object_cache( false );
+	}
+}
+
+function wp_cache_add( $key, $data, $group = '', $expire = 0 ) {
+	global $wp_object_cache;
+	return $wp_object_cache->add( $key, $data, $group, (int) $expire );
+}
+
+function wp_cache_add_multiple( array $data, $group = '', $expire = 0 ) {
+	global $wp_object_cache;
+	return $wp_object_cache->add_multiple( $data, $group, $expire );
+}
+
+function wp_cache_replace( $key, $data, $group = '', $expire = 0 ) {
+	global $wp_object_cache;
+	return $wp_object_cache->replace( $key, $data, $group, (int) $expire );
+}
+
+function wp_cache_set( $key, $data, $group = '', $expire = 0 ) {
+	global $wp_object_cache;
+	return $wp_object_cache->set( $key, $data, $group, (int) $expire );
+}
+
+function wp_cache_set_multiple( array $data, $group = '', $expire = 0 ) {
+	global $wp_object_cache;
+	return $wp_object_cache->set_multiple( $data, $group, $expire );
+}
+
+function wp_cache_get( $key, $group = '', $force = false, &$found = null ) {
+	global $wp_object_cache;
+	return $wp_object_cache->get( $key, $group, $force, $found );
+}
+
+function wp_cache_get_multiple( $keys, $group = '', $force = false ) {
+	global $wp_object_cache;
+	return $wp_object_cache->get_multiple( $keys, $group, $force );
+}
+
+function wp_cache_delete( $key, $group = '' ) {
+	global $wp_object_cache;
+	return $wp_object_cache->delete( $key, $group );
+}
+
+function wp_cache_delete_multiple( array $keys, $group = '' ) {
+	global $wp_object_cache;
+	return $wp_object_cache->delete_multiple( $keys, $group );
+}
+
+function wp_cache_incr( $key, $offset = 1, $group = '' ) {
+	global $wp_object_cache;
+	return $wp_object_cache->incr( $key, $offset, $group );
+}
+
+function wp_cache_decr( $key, $offset = 1, $group = '' ) {
+	global $wp_object_cache;
+	return $wp_object_cache->decr( $key, $offset, $group );
+}
+
+function wp_cache_flush() {
+	global $wp_object_cache;
+	return $wp_object_cache->flush();
+}
+
+function wp_cache_flush_runtime() {
+	global $wp_object_cache;
+	return $wp_object_cache->flush_runtime();
+}
+
+function wp_cache_flush_group( $group ) {
+	global $wp_object_cache;
+	return $wp_object_cache->flush_group( $group );
+}
+
+function wp_cache_supports( $feature ) {
+	switch ( $feature ) {
+		case 'add_multiple':
+		case 'set_multiple':
+		case 'get_multiple':
+		case 'delete_multiple':
+		case 'flush_runtime':
+		case 'flush_group':
+			return true;
+		default:
+			return false;
+	}
+}
+
+function wp_cache_close() {
+	return true;
+}
+
+function wp_cache_add_global_groups( $groups ) {
+	global $wp_object_cache;
+	$wp_object_cache->add_global_groups( $groups );
+}
+
+function wp_cache_add_non_persistent_groups( $groups ) {
+	global $wp_object_cache;
+	$wp_object_cache->add_non_persistent_groups( $groups );
+}
+
+function wp_cache_switch_to_blog( $blog_id ) {
+	global $wp_object_cache;
+	$wp_object_cache->switch_to_blog( $blog_id );
+}
+
+/** @deprecated 3.5.0 Use wp_cache_switch_to_blog(). */
+function wp_cache_reset() {
+	_deprecated_function( __FUNCTION__, '3.5.0', 'wp_cache_switch_to_blog()' );
+	global $wp_object_cache;
+	$wp_object_cache->reset();
+}

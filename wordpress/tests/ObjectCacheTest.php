@@ -1,0 +1,298 @@
+<?php
+/**
+ * The drop-in's API and semantics, against a real WordPress with the real extension loaded
+ * (run by scripts/test-wordpress.sh through PHPUnit with shmcache.enable_cli=1).
+ */
+
+use PHPUnit\Framework\TestCase;
+
+final class ObjectCacheTest extends TestCase {
+
+	/** @var string[] _doing_it_wrong() calls seen during a test */
+	private $wrong = array();
+
+	protected function setUp(): void {
+		$this->wrong = array();
+		add_action( 'doing_it_wrong_run', array( $this, 'record_wrong' ), 10, 1 );
+		// The notices core would print for _doing_it_wrong are expected here; the calls are checked.
+		add_filter( 'doing_it_wrong_trigger_error', '__return_false' );
+		wp_cache_flush();
+	}
+
+	protected function tearDown(): void {
+		remove_action( 'doing_it_wrong_run', array( $this, 'record_wrong' ), 10 );
+		remove_filter( 'doing_it_wrong_trigger_error', '__return_false' );
+		wp_suspend_cache_addition( false );
+	}
+
+	public function record_wrong( $function ) {
+		$this->wrong[] = $function;
+	}
+
+	/** A new cache object sees only what reached shared memory (like the next request). */
+	private function next_request() {
+		return new WP_Object_Cache();
+	}
+
+	public function test_the_drop_in_is_active_and_persistent() {
+		$this->assertInstanceOf( WP_Object_Cache::class, $GLOBALS['wp_object_cache'] );
+		$this->assertTrue( $GLOBALS['wp_object_cache']->persistent, $GLOBALS['wp_object_cache']->unavailable_reason );
+		$this->assertTrue( wp_using_ext_object_cache() );
+		$this->assertTrue( (new ReflectionClass( 'WP_Object_Cache' ))->getFileName() !== ABSPATH . WPINC . '/class-wp-object-cache.php' );
+	}
+
+	public function invalid_keys() {
+		return array( 'empty' => array( '' ), 'spaces' => array( "  \t" ), 'null' => array( null ), 'array' => array( array( 1 ) ), 'float' => array( 1.5 ), 'bool' => array( true ) );
+	}
+
+	/** @dataProvider invalid_keys */
+	public function test_invalid_keys_are_refused_with_doing_it_wrong( $key ) {
+		$this->assertFalse( wp_cache_set( $key, 'v' ) );
+		$this->assertFalse( wp_cache_add( $key, 'v' ) );
+		$this->assertFalse( wp_cache_replace( $key, 'v' ) );
+		$this->assertFalse( wp_cache_get( $key, '', false, $found ) );
+		$this->assertFalse( $found );
+		$this->assertFalse( wp_cache_delete( $key ) );
+		$this->assertFalse( wp_cache_incr( $key ) );
+		$this->assertCount( 7, $this->wrong );
+		$this->assertStringContainsString( 'WP_Object_Cache::', $this->wrong[0] );
+	}
+
+	public function test_int_and_string_keys_are_valid_and_distinct_from_other_groups() {
+		$this->assertTrue( wp_cache_set( 42, 'int key' ) );
+		$this->assertSame( 'int key', wp_cache_get( 42 ) );
+		$this->assertSame( 'int key', wp_cache_get( '42' ) );
+		$this->assertTrue( wp_cache_set( ' padded ', 'p', 'g1' ) );
+		$this->assertFalse( wp_cache_get( ' padded ', 'g2' ) );
+		$this->assertSame( 'p', $this->next_request()->get( ' padded ', 'g1' ) );
+		$this->assertSame( array(), $this->wrong );
+	}
+
+	public function test_empty_group_means_default() {
+		wp_cache_set( 'k', 'v', '' );
+		$this->assertSame( 'v', wp_cache_get( 'k', 'default' ) );
+		$this->assertSame( 'v', $this->next_request()->get( 'k', '' ) );
+	}
+
+	public function stored_values() {
+		$o      = new stdClass();
+		$o->a   = array( 1, 2 );
+		return array(
+			'false' => array( false ), 'null' => array( null ), 'zero' => array( 0 ), 'empty string' => array( '' ),
+			'zero string' => array( '0' ), 'empty array' => array( array() ), 'float' => array( 1.25 ),
+			'nested array' => array( array( 'a' => array( 'b' => null ), 7 => false ) ), 'object' => array( $o ),
+			'binary' => array( "\0\xff" ),
+		);
+	}
+
+	/** @dataProvider stored_values */
+	public function test_values_round_trip_and_found_tells_them_from_a_miss( $value ) {
+		$this->assertTrue( wp_cache_set( 'value', $value, 'round' ) );
+		$this->assertEquals( $value, wp_cache_get( 'value', 'round', false, $found ) );
+		$this->assertTrue( $found );
+		$fresh = $this->next_request()->get( 'value', 'round', false, $found2 );
+		$this->assertEquals( $value, $fresh );
+		$this->assertTrue( $found2 );
+		$this->assertSame( gettype( $value ), gettype( $fresh ) );
+		$this->assertFalse( wp_cache_get( 'absent', 'round', false, $found3 ) );
+		$this->assertFalse( $found3 );
+	}
+
+	public function test_objects_are_copies_on_set_and_on_get() {
+		$o    = new stdClass();
+		$o->v = 1;
+		wp_cache_set( 'obj', $o );
+		$o->v = 2;
+		$got  = wp_cache_get( 'obj' );
+		$this->assertSame( 1, $got->v );
+		$got->v = 3;
+		$this->assertSame( 1, wp_cache_get( 'obj' )->v );
+		$this->assertNotSame( wp_cache_get( 'obj' ), wp_cache_get( 'obj' ) );
+		$this->assertSame( 1, $this->next_request()->get( 'obj' )->v );
+	}
+
+	public function test_add_fails_when_present_or_suspended() {
+		$this->assertTrue( wp_cache_add( 'a', 1 ) );
+		$this->assertFalse( wp_cache_add( 'a', 2 ) );
+		$this->assertSame( 1, wp_cache_get( 'a' ) );
+		$other = $this->next_request();
+		$this->assertFalse( $other->add( 'a', 3 ), 'present in shared memory' );
+		wp_suspend_cache_addition( true );
+		$this->assertFalse( wp_cache_add( 'b', 1 ) );
+		$this->assertFalse( wp_cache_get( 'b' ) );
+		wp_suspend_cache_addition( false );
+		$this->assertTrue( wp_cache_add( 'b', 1 ) );
+		$this->assertSame( array( 'x' => true, 'a' => false ), wp_cache_add_multiple( array( 'x' => 1, 'a' => 9 ) ) );
+	}
+
+	public function test_replace_needs_an_existing_key_and_writes_nothing_otherwise() {
+		$this->assertFalse( wp_cache_replace( 'r', 1 ) );
+		$this->assertFalse( wp_cache_get( 'r', '', false, $found ) );
+		$this->assertFalse( $found );
+		$this->assertFalse( $this->next_request()->get( 'r' ) );
+		wp_cache_set( 'r', 1 );
+		$this->assertTrue( wp_cache_replace( 'r', 2 ) );
+		$this->assertSame( 2, $this->next_request()->get( 'r' ) );
+	}
+
+	public function test_delete_and_delete_multiple() {
+		wp_cache_set( 'd', 1 );
+		$this->assertTrue( wp_cache_delete( 'd' ) );
+		$this->assertFalse( wp_cache_delete( 'd' ) );
+		$this->assertFalse( $this->next_request()->get( 'd' ) );
+		wp_cache_set( 'd1', 1 );
+		$this->assertSame( array( 'd1' => true, 'd2' => false ), wp_cache_delete_multiple( array( 'd1', 'd2' ) ) );
+	}
+
+	public function test_incr_and_decr_follow_core() {
+		$this->assertFalse( wp_cache_incr( 'n' ), 'missing key' );
+		$this->assertFalse( wp_cache_decr( 'n' ) );
+		wp_cache_set( 'n', 5 );
+		$this->assertSame( 6, wp_cache_incr( 'n' ) );
+		$this->assertSame( 10, wp_cache_incr( 'n', 4 ) );
+		$this->assertSame( 7, wp_cache_decr( 'n', 3 ) );
+		$this->assertSame( 0, wp_cache_decr( 'n', 100 ), 'clamped at 0' );
+		$this->assertSame( 0, $this->next_request()->get( 'n' ) );
+		wp_cache_set( 's', 'not a number' );
+		$this->assertSame( 2, wp_cache_incr( 's', 2 ), 'non-numeric counts as 0' );
+		wp_cache_set( 'ns', '12' );
+		$this->assertSame( 13, wp_cache_incr( 'ns' ), 'numeric strings count' );
+		$this->assertSame( 13, $this->next_request()->get( 'ns' ) );
+		$this->assertSame( 11, $this->next_request()->decr( 'ns', 2 ) );
+		$this->assertSame( 11, wp_cache_get( 'ns', '', true ), 'force reads shared memory' );
+	}
+
+	public function test_get_and_set_multiple() {
+		$this->assertSame( array( 'a' => true, 'b' => true ), wp_cache_set_multiple( array( 'a' => 1, 'b' => false ), 'm' ) );
+		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), wp_cache_get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
+		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), $this->next_request()->get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
+	}
+
+	public function test_flush_runtime_keeps_shared_memory() {
+		wp_cache_set( 'k', 'v' );
+		$this->assertTrue( wp_cache_flush_runtime() );
+		$this->assertSame( 'v', wp_cache_get( 'k' ) );
+	}
+
+	public function test_flush_group_only_flushes_that_group() {
+		wp_cache_set( 'k', 'a', 'group-a' );
+		wp_cache_set( 'k', 'b', 'group-b' );
+		$this->assertTrue( wp_cache_flush_group( 'group-a' ) );
+		$this->assertFalse( wp_cache_get( 'k', 'group-a' ) );
+		$this->assertFalse( $this->next_request()->get( 'k', 'group-a' ) );
+		$this->assertSame( 'b', $this->next_request()->get( 'k', 'group-b' ) );
+	}
+
+	public function test_flush_empties_this_site_everywhere() {
+		wp_cache_set( 'k', 'v', 'posts' );
+		$other = $this->next_request();
+		$this->assertSame( 'v', $other->get( 'k', 'posts' ) );
+		$this->assertTrue( wp_cache_flush() );
+		$this->assertFalse( wp_cache_get( 'k', 'posts' ) );
+		$other->flush_runtime();
+		$this->assertFalse( $other->get( 'k', 'posts' ), 'an instance created before the flush follows it' );
+	}
+
+	public function test_flush_does_not_touch_other_sites_in_the_same_memory() {
+		wp_cache_set( 'k', 'this site' );
+		// Another site sharing the FPM pool: same memory, other salt.
+		$other_site = shmcache_other_site_cache( 'another-site-salt' );
+		$other_site->set( 'k', 'other site' );
+		$this->assertSame( 'this site', wp_cache_get( 'k' ) );
+		wp_cache_flush();
+		$this->assertSame( 'other site', shmcache_other_site_cache( 'another-site-salt' )->get( 'k' ) );
+		$this->assertFalse( wp_cache_get( 'k' ) );
+	}
+
+	public function test_non_persistent_groups_stay_in_the_request() {
+		wp_cache_add_non_persistent_groups( array( 'request-only' ) );
+		wp_cache_set( 'k', 'v', 'request-only' );
+		$this->assertSame( 'v', wp_cache_get( 'k', 'request-only' ) );
+		$this->assertFalse( $this->next_request()->get( 'k', 'request-only' ) );
+		$this->assertSame( 1, wp_cache_incr( 'missing-then', 1, 'request-only' ) === false ? 1 : 0 );
+		wp_cache_set( 'c', 1, 'request-only' );
+		$this->assertSame( 2, wp_cache_incr( 'c', 1, 'request-only' ) );
+	}
+
+	public function test_global_groups_are_shared_across_blogs_and_others_are_per_blog() {
+		$cache = $this->next_request();
+		$force = Closure::bind( function () { $this->multisite = true; }, $cache, WP_Object_Cache::class );
+		$force();
+		$cache->add_global_groups( array( 'users-x' ) );
+		$cache->switch_to_blog( 2 );
+		$cache->set( 'k', 'blog 2', 'posts' );
+		$cache->set( 'k', 'global', 'users-x' );
+		$cache->switch_to_blog( 3 );
+		$this->assertFalse( $cache->get( 'k', 'posts' ) );
+		$this->assertSame( 'global', $cache->get( 'k', 'users-x' ) );
+		$cache->switch_to_blog( 2 );
+		$this->assertSame( 'blog 2', $cache->get( 'k', 'posts' ) );
+	}
+
+	public function test_supports_lists_what_is_implemented() {
+		foreach ( array( 'add_multiple', 'set_multiple', 'get_multiple', 'delete_multiple', 'flush_runtime', 'flush_group' ) as $feature ) {
+			$this->assertTrue( wp_cache_supports( $feature ), $feature );
+		}
+		$this->assertFalse( wp_cache_supports( 'time_travel' ) );
+		$this->assertTrue( wp_cache_close() );
+	}
+
+	public function test_instances_share_the_backend() {
+		$a = new WP_Object_Cache();
+		$b = new WP_Object_Cache();
+		$a->set( 'shared', array( 1, 2, 3 ), 'g' );
+		$this->assertSame( array( 1, 2, 3 ), $b->get( 'shared', 'g' ) );
+	}
+
+	public function test_long_keys_are_stored() {
+		$key = str_repeat( 'k', 10000 );
+		$this->assertTrue( wp_cache_set( $key, 'long' ) );
+		$this->assertSame( 'long', $this->next_request()->get( $key ) );
+		$this->assertFalse( $this->next_request()->get( str_repeat( 'k', 9999 ) ) );
+	}
+
+	public function test_expiry_is_applied_in_shared_memory() {
+		wp_cache_set( 'ttl', 'v', '', 1 );
+		sleep( 2 );
+		$this->assertFalse( $this->next_request()->get( 'ttl' ) );
+	}
+
+	public function test_core_functions_work_on_top_of_it() {
+		update_option( 'shmcache_test_option', array( 'x' => 1 ) );
+		$this->assertSame( array( 'x' => 1 ), get_option( 'shmcache_test_option' ) );
+		set_transient( 'shmcache_t', 'tv', 60 );
+		$this->assertSame( 'tv', get_transient( 'shmcache_t' ) );
+		$this->assertFalse( get_option( '_transient_shmcache_t' ), 'transients live in the object cache, not the options table' );
+		$post_id = wp_insert_post( array( 'post_title' => 'Cached', 'post_status' => 'publish' ) );
+		$this->assertSame( 'Cached', get_post( $post_id )->post_title );
+		wp_update_post( array( 'ID' => $post_id, 'post_title' => 'Edited' ) );
+		$this->assertSame( 'Edited', get_post( $post_id )->post_title );
+		$this->assertSame( 'Edited', $this->next_request()->get( $post_id, 'posts' )->post_title );
+		wp_delete_post( $post_id, true );
+		delete_option( 'shmcache_test_option' );
+	}
+
+	public function test_stats_prints_hits_and_misses() {
+		wp_cache_get( 'nothing-here' );
+		ob_start();
+		$GLOBALS['wp_object_cache']->stats();
+		$out = ob_get_clean();
+		$this->assertStringContainsString( 'Cache Hits', $out );
+		$this->assertStringContainsString( 'shmcache', $out );
+	}
+}
+
+/** A cache object for another site (other salt) in the same shared memory. */
+function shmcache_other_site_cache( $salt ) {
+	$cache = new WP_Object_Cache();
+	$set   = Closure::bind(
+		function ( $salt ) {
+			$this->salt = $salt;
+			$this->load_site_prefix();
+		},
+		$cache,
+		WP_Object_Cache::class
+	);
+	$set( $salt );
+	return $cache;
+}
