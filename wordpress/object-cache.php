@@ -324,10 +324,17 @@ class WP_Object_Cache {
 	}
 
 	public function incr( $key, $offset = 1, $group = 'default' ) {
+		// Checked here (not in change()) so _doing_it_wrong names incr/decr, as core does.
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
 		return $this->change( $key, (int) $offset, $group );
 	}
 
 	public function decr( $key, $offset = 1, $group = 'default' ) {
+		if ( ! $this->is_valid_key( $key ) ) {
+			return false;
+		}
 		return $this->change( $key, -(int) $offset, $group );
 	}
 
@@ -337,9 +344,6 @@ class WP_Object_Cache {
 	 */
 	private function change( $key, $offset, $group ) {
 		$this->calls++;
-		if ( ! $this->is_valid_key( $key ) ) {
-			return false;
-		}
 		if ( empty( $group ) ) {
 			$group = 'default';
 		}

@@ -75,3 +75,23 @@ function shmcache_harness_stats_ob(string $buffer, int $phase): string
     }
     return $buffer . "\n<!-- wp-stack-stats " . implode(' ', $pairs) . " -->\n";
 }
+
+/*
+ * Cross-worker check for the test suite: a request carrying
+ *   X-WP-Stack-Cache-Set: <key>=<value>   stores the value with wp_cache_set() in group wp-stack;
+ *   X-WP-Stack-Cache-Get: <key>           answers with X-WP-Stack-Cache-Value (or "MISS").
+ * Either also answers X-WP-Stack-Cache-Pid. Inert for requests without these headers.
+ */
+if (PHP_SAPI !== 'cli' && (isset($_SERVER['HTTP_X_WP_STACK_CACHE_SET']) || isset($_SERVER['HTTP_X_WP_STACK_CACHE_GET']))) {
+    add_action('init', static function (): void {
+        header('X-WP-Stack-Cache-Pid: ' . getmypid());
+        if (isset($_SERVER['HTTP_X_WP_STACK_CACHE_SET'])) {
+            [$key, $value] = array_pad(explode('=', (string) $_SERVER['HTTP_X_WP_STACK_CACHE_SET'], 2), 2, '');
+            header('X-WP-Stack-Cache-Stored: ' . (wp_cache_set($key, $value, 'wp-stack') ? '1' : '0'));
+        }
+        if (isset($_SERVER['HTTP_X_WP_STACK_CACHE_GET'])) {
+            $value = wp_cache_get((string) $_SERVER['HTTP_X_WP_STACK_CACHE_GET'], 'wp-stack', false, $found);
+            header('X-WP-Stack-Cache-Value: ' . ($found ? rawurlencode((string) $value) : 'MISS'));
+        }
+    });
+}

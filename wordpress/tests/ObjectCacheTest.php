@@ -54,8 +54,10 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertFalse( $found );
 		$this->assertFalse( wp_cache_delete( $key ) );
 		$this->assertFalse( wp_cache_incr( $key ) );
-		$this->assertCount( 7, $this->wrong );
-		$this->assertStringContainsString( 'WP_Object_Cache::', $this->wrong[0] );
+		$this->assertSame(
+			array( 'WP_Object_Cache::set', 'WP_Object_Cache::add', 'WP_Object_Cache::replace', 'WP_Object_Cache::get', 'WP_Object_Cache::delete', 'WP_Object_Cache::incr' ),
+			$this->wrong
+		);
 	}
 
 	public function test_int_and_string_keys_are_valid_and_distinct_from_other_groups() {
