@@ -54,7 +54,10 @@ WP_STACK_SHMCACHE=${WP_STACK_SHMCACHE:-1}
 WP_STACK_FPM_ARGS=${WP_STACK_FPM_ARGS:-}
 WP_STACK_DIR=${WP_STACK_DIR:-$ROOT/target/wp-stack}
 WP_PATH=/usr/share/wordpress
-WP_STACK_HOST="127.0.0.1:$WP_PORT"
+# Loopback address of this stack: a second checkout (or a second helper) runs its own stack on
+# another one, e.g. WP_STACK_IP=127.0.0.2 WP_PORT=8090, with its own /etc/wordpress config file.
+WP_STACK_IP=${WP_STACK_IP:-127.0.0.1}
+WP_STACK_HOST="$WP_STACK_IP:$WP_PORT"
 WP_STACK_URL="http://$WP_STACK_HOST"
 WP_STACK_CONTENT="$WP_STACK_DIR/wp-content"
 WP_STACK_RUN="$WP_STACK_DIR/run"
@@ -72,7 +75,7 @@ WP_STACK_MYSQL_LOG="$WP_STACK_LOGS/mariadb.log"
 WP_STACK_BOOTSTRAP="$ROOT/wordpress/tests/bootstrap-wp.php"
 WP_STACK_DROPIN_SRC="$ROOT/wordpress/object-cache.php"
 WP_STACK_SO="$WP_STACK_DIR/lib/libshmcache.so" # private copy of $SO that FPM loads
-WP_STACK_ETC_CONFIG=/etc/wordpress/config-127.0.0.1.php
+WP_STACK_ETC_CONFIG=/etc/wordpress/config-$WP_STACK_IP.php
 WP_STACK_DB_NAME=wordpress
 WP_STACK_DB_USER=wp
 WP_STACK_DB_PASSWORD=wp
@@ -314,8 +317,8 @@ http {
     fastcgi_read_timeout 120s;
 
     server {
-        listen 127.0.0.1:$WP_PORT;
-        server_name 127.0.0.1 localhost;
+        listen $WP_STACK_IP:$WP_PORT;
+        server_name $WP_STACK_IP localhost;
         root $WP_PATH;
         index index.php;
 
@@ -472,7 +475,7 @@ wp_stack_nginx_start() {
     echo "wp-stack: nginx configuration test failed ($WP_STACK_CONF/nginx.conf)" >&2
     return 1
   fi
-  log "starting nginx on 127.0.0.1:$WP_PORT"
+  log "starting nginx on $WP_STACK_IP:$WP_PORT"
   if ! _wps_nginx; then
     _wps_tail "$WP_STACK_NGINX_ERROR_LOG"
     echo "wp-stack: nginx did not start (is port $WP_PORT in use? set WP_PORT)" >&2

@@ -47,8 +47,8 @@ if (PHP_SAPI !== 'cli' && PHP_SAPI !== 'phpdbg') {
     unset($_SERVER['HTTPS']);
 })();
 
-if (!is_file('/etc/wordpress/config-127.0.0.1.php')) {
-    fwrite(STDERR, "bootstrap-wp.php: /etc/wordpress/config-127.0.0.1.php is missing: run `bash scripts/wp-stack.sh start`\n");
+if (!is_file('/etc/wordpress/config-' . $_SERVER['SERVER_NAME'] . '.php')) {
+    fwrite(STDERR, "bootstrap-wp.php: /etc/wordpress/config-{$_SERVER['SERVER_NAME']}.php is missing: run `bash scripts/wp-stack.sh start`\n");
     exit(1);
 }
 
