@@ -130,6 +130,8 @@ impl RivalWatch {
 }
 
 thread_local! {
+    /// The entry being appended, built whole before it is copied into the ring.
+    static ENTRY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Per-process buffers for values copied during writes and for (de)compression.
     static SCRATCH: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
@@ -535,7 +537,7 @@ impl Cache {
         if new_lap {
             self.bump(Counter::Recycles);
         }
-        let mut eh = EntryHeader {
+        let eh = EntryHeader {
             offset,
             checksum: 0,
             ns_generation: generation,
@@ -549,24 +551,30 @@ impl Cache {
             flags: d.flags,
             _pad: [0; 2],
         };
-        eh.checksum = eh.compute_checksum([&d.ns.name, d.key], d.stored);
         let ring = self.region.ring_ptr();
         let pos = offset % self.capacity;
-        // A stalled writer must not scribble over newer entries that now own these bytes. The
-        // check leaves only the copy itself as a window; readers' checksums cover that one.
-        if !ring::is_intact(self.tail(), offset, self.capacity) {
-            return None;
-        }
-        // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps);
-        // nothing is published until the caller's CAS, so no reader trusts these bytes yet.
-        // EntryHeader is repr(C) integers with zeroed padding, so its bytes are initialised.
-        unsafe {
-            let header_bytes = std::slice::from_raw_parts((&eh as *const EntryHeader).cast::<u8>(), HEADER_LEN);
-            ring::copy_in(ring, pos, header_bytes);
-            ring::copy_in(ring, pos + HEADER_LEN as u64, &d.ns.name);
-            ring::copy_in(ring, pos + (HEADER_LEN + d.ns.name.len()) as u64, d.key);
-            ring::copy_in(ring, pos + (HEADER_LEN + key_len) as u64, d.stored);
-        }
+        ENTRY.with(|buf| {
+            // The entry is built in one buffer, hashed in one pass (the checksum field is zero
+            // while hashing, exactly as readers hash their copy) and copied in with one memcpy.
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            buf.extend_from_slice(eh.as_bytes());
+            buf.extend_from_slice(&d.ns.name);
+            buf.extend_from_slice(d.key);
+            buf.extend_from_slice(d.stored);
+            let sum = xxh3_64(&buf);
+            buf[CHECKSUM_RANGE].copy_from_slice(&sum.to_le_bytes());
+            // A stalled writer must not scribble over newer entries that now own these bytes.
+            // The check leaves only the copy itself as a window; readers' checksums cover it.
+            if !ring::is_intact(self.tail(), offset, self.capacity) {
+                return None;
+            }
+            // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never
+            // wraps) and buf.len() <= total; nothing is published until the caller's CAS, so no
+            // reader trusts these bytes yet.
+            unsafe { ring::copy_in(ring, pos, &buf) };
+            Some(())
+        })?;
         h.stats.add(Counter::ValuesWrittenBytes, total);
         if d.flags & FLAG_COMPRESSED != 0 {
             self.bump(Counter::CompressedCount);

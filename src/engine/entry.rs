@@ -5,8 +5,6 @@
 
 use std::ops::Range;
 
-use xxhash_rust::xxh3::Xxh3;
-
 /// Bytes of the checksum field inside an entry; zeroed while hashing.
 pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
 /// Byte position of `epoch` in the header (read alone when choosing what to evict).
@@ -53,20 +51,11 @@ impl EntryHeader {
         self.flags & FLAG_COMPRESSED != 0
     }
 
-    /// xxh3 over the entry as it lies in the ring (header with a zero checksum field, then the
-    /// key parts, then the stored value), so a reader can check a single contiguous copy.
-    pub fn compute_checksum(&self, key_parts: [&[u8]; 2], value: &[u8]) -> u64 {
-        let mut copy = *self;
-        copy.checksum = 0;
+    /// The header's bytes, as they lie at the start of an entry in the ring.
+    pub fn as_bytes(&self) -> &[u8] {
         // SAFETY: EntryHeader is repr(C) plain integers with explicit padding bytes that are
         // always zero-initialised (`_pad`), so viewing it as bytes reads initialised memory.
-        let bytes = unsafe { std::slice::from_raw_parts((&copy as *const EntryHeader).cast::<u8>(), HEADER_LEN) };
-        let mut h = Xxh3::new();
-        h.update(bytes);
-        h.update(key_parts[0]);
-        h.update(key_parts[1]);
-        h.update(value);
-        h.digest()
+        unsafe { std::slice::from_raw_parts((self as *const EntryHeader).cast::<u8>(), HEADER_LEN) }
     }
 }
 

@@ -145,12 +145,15 @@ impl Region {
             .map_err(|_| Error::InvalidConfig("region larger than the address space".into()))?;
         // SAFETY: a fresh anonymous mapping; no existing memory is affected. MAP_SHARED (not
         // memmap2's private anonymous map) is what makes the pages shared across fork().
+        // MAP_POPULATE faults every page in now, in the master: otherwise each first write to a
+        // ring page during the first lap costs a page fault in whichever worker makes it
+        // (measured: two thirds of the time of a set on a fresh region).
         let ptr = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
                 len,
                 libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_POPULATE,
                 -1,
                 0,
             )

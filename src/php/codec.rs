@@ -5,11 +5,13 @@
 
 use std::borrow::Cow;
 
-use ext_php_rs::convert::IntoZvalDyn;
-use ext_php_rs::error::Error as PhpError;
+use std::ffi::{c_int, c_void};
+
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update};
-use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_string};
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use crate::engine::ValueKind;
@@ -170,20 +172,65 @@ fn refuse_resources(v: &Zval, depth: u32, seen: &mut Vec<u32>, what: &dyn Fn() -
     Ok(())
 }
 
-/// Calls a PHP function with one argument; a PHP exception stays pending and becomes our error.
-fn call_php(name: &str, arg: &Zval) -> Result<Zval, PhpException> {
-    let f = ZendCallable::try_from_name(name).map_err(|e| PhpException::from_message(e.to_string()))?;
-    match f.try_call(vec![arg as &dyn IntoZvalDyn]) {
-        Ok(z) => Ok(z),
-        // The original exception is still pending and is what PHP reports; this one is ignored.
-        Err(PhpError::ExceptionPending { .. }) => Err(PhpException::from_message("serialization failed".into())),
-        Err(e) => Err(PhpException::from_message(e.to_string())),
-    }
+/// PHP's own serializer, called directly (what `serialize()`/`unserialize()` run, without the
+/// function-call machinery): ext/standard/php_var.h.
+#[repr(C)]
+struct SmartStr {
+    s: *mut zend_string,
+    a: usize,
+}
+
+extern "C" {
+    fn php_var_serialize(buf: *mut SmartStr, value: *mut Zval, data: *mut *mut c_void);
+    fn php_var_serialize_init() -> *mut c_void;
+    fn php_var_serialize_destroy(data: *mut c_void);
+    fn php_var_unserialize(rval: *mut Zval, p: *mut *const u8, max: *const u8, data: *mut *mut c_void) -> c_int;
+    fn php_var_unserialize_init() -> *mut c_void;
+    fn php_var_unserialize_destroy(data: *mut c_void);
+}
+
+/// The exception user code threw (in __serialize, __sleep, __wakeup, ...) stays pending and is
+/// what PHP reports; the PhpException returned here is not thrown over it.
+fn pending_exception() -> Option<PhpException> {
+    ExecutorGlobals::has_exception().then(|| PhpException::from_message("exception in user serialization code".into()))
 }
 
 fn serialize(value: &Zval) -> Result<Vec<u8>, PhpException> {
-    let s = call_php("serialize", value)?;
-    s.zend_str().map(|s| s.as_bytes().to_vec()).ok_or_else(|| PhpException::from_message("serialize() did not return a string".into()))
+    let mut buf = SmartStr { s: std::ptr::null_mut(), a: 0 };
+    // SAFETY: the documented calling sequence of php_var_serialize (PHP_VAR_SERIALIZE_INIT,
+    // serialize into a zeroed smart_str, PHP_VAR_SERIALIZE_DESTROY); `value` is a live zval that
+    // serialize only reads (it takes a non-const pointer for historical reasons).
+    unsafe {
+        let mut data = php_var_serialize_init();
+        php_var_serialize(&mut buf, (value as *const Zval).cast_mut(), &mut data);
+        php_var_serialize_destroy(data);
+    }
+    // SAFETY: on return buf.s is null or a zend_string we own; ZBox releases it once.
+    let out = (!buf.s.is_null()).then(|| unsafe { ZBox::<ZendStr>::from_raw(buf.s) });
+    if let Some(e) = pending_exception() {
+        return Err(e);
+    }
+    Ok(out.map(|s| s.as_bytes().to_vec()).unwrap_or_default())
+}
+
+/// `bytes` must be followed by a NUL byte in memory (the parser may peek one byte past `max`).
+fn unserialize(bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
+    let mut rval = Zval::new();
+    let mut p = bytes.as_ptr();
+    // SAFETY: the documented calling sequence of php_var_unserialize; p..max is our buffer,
+    // NUL-terminated by the caller; rval is a fresh zval that PHP fills.
+    let ok = unsafe {
+        let max = p.add(bytes.len());
+        let mut data = php_var_unserialize_init();
+        let ok = php_var_unserialize(&mut rval, &mut p, max, &mut data);
+        // Delayed __wakeup/__unserialize calls run here.
+        php_var_unserialize_destroy(data);
+        ok != 0
+    };
+    if let Some(e) = pending_exception() {
+        return Err(e);
+    }
+    Ok(ok.then_some(rval))
 }
 
 pub fn string_zval(bytes: &[u8]) -> Zval {
@@ -193,7 +240,7 @@ pub fn string_zval(bytes: &[u8]) -> Zval {
 }
 
 /// Decodes a stored value. None means the bytes do not decode (treated as a miss); an Err is
-/// an exception thrown by user code during unserialize().
+/// an exception thrown by user code during unserialize(). `bytes` must be followed by a NUL.
 pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
     let mut z = Zval::new();
     match kind {
@@ -217,10 +264,7 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
             }
             z.set_hashtable(ht);
         }
-        SERIALIZED => {
-            let v = call_php("unserialize", &string_zval(bytes))?;
-            return Ok(if v.is_false() { None } else { Some(v) });
-        }
+        SERIALIZED => return unserialize(bytes),
         _ => return Ok(None),
     }
     Ok(Some(z))

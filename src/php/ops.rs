@@ -50,7 +50,12 @@ fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
     let mut buf = READ_BUF.take();
     let hit = cache.get_raw(ns, key, &mut buf);
     let result = match hit {
-        Ok(Some((kind, range))) => codec::decode(kind, &buf[range]),
+        Ok(Some((kind, range))) => {
+            // PHP's unserializer may look one byte past the end: give it a NUL there.
+            buf.truncate(range.end);
+            buf.push(0);
+            codec::decode(kind, &buf[range])
+        }
         Ok(None) => Ok(None),
         Err(e) => Err(value_error(e.to_string())),
     };

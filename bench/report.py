@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Turns the figures of bench/run-all.sh (target/bench/) into docs/benchmarks.md and PNG charts."""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+out_dir, docs = sys.argv[1], sys.argv[2]
+img = os.path.join(docs, "img")
+os.makedirs(img, exist_ok=True)
+
+
+def load(name):
+    path = os.path.join(out_dir, name)
+    return json.load(open(path)) if os.path.exists(path) else None
+
+
+def read(name):
+    path = os.path.join(out_dir, name)
+    return open(path).read() if os.path.exists(path) else "(not run)\n"
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=20).stdout.strip()
+    except Exception:
+        return "?"
+
+
+def ops(v):
+    return v["ops"] if isinstance(v, dict) else v
+
+
+def bar_chart(results, cases, title, filename, log=True):
+    names = []
+    for c in cases:
+        for n in results.get(c, {}):
+            if n not in names:
+                names.append(n)
+    fig, ax = plt.subplots(figsize=(11, 0.5 * len(cases) * max(1, len(names)) / 2 + 2))
+    height = 0.8 / max(1, len(names))
+    for i, n in enumerate(names):
+        ys = [j + i * height for j in range(len(cases))]
+        xs = [ops(results[c].get(n, 0) or 0) for c in cases]
+        ax.barh(ys, xs, height=height, label=n)
+    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(cases))])
+    ax.set_yticklabels(cases, fontsize=8)
+    ax.invert_yaxis()
+    if log:
+        ax.set_xscale("log")
+    ax.set_xlabel("operations per second (higher is better)")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(img, filename), dpi=90)
+    plt.close(fig)
+
+
+micro = load("micro.json") or {}
+gets = [c for c in micro if c.startswith("get hit")]
+sets = [c for c in micro if c.startswith("set:")]
+others = [c for c in micro if not c.startswith("get hit") and not c.startswith("set:")]
+if micro:
+    bar_chart(micro, gets, "get (hit), one process", "bench-get.png")
+    bar_chart(micro, sets, "set, one process", "bench-set.png")
+    bar_chart(micro, others, "other operations, one process", "bench-other.png")
+contention = load("contention.json") or {}
+if contention:
+    cases = [c for c in contention if c.endswith("4 proc")]
+    bar_chart(contention, cases, "4 forked processes sharing one cache (aggregate)", "bench-contention.png")
+
+md = ["# Benchmarks", ""]
+md.append("Produced by `bash bench/run-all.sh` (one command; it installs the peers from Debian, starts "
+          "memcached and redis on unix sockets, and writes this page). Every figure below comes from "
+          "one run on the machine described here; ratios are shmcache / peer (above 1 = shmcache faster).")
+md.append("")
+md.append("## Machine and versions")
+md.append("")
+md.append(f"- CPU: {sh('lscpu | sed -n s/^Model\\ name:\\ *//p')} — {os.cpu_count()} cores, "
+          f"{sh('free -g | awk \"/Mem:/ {print \\$2}\"')} GiB RAM; shared and noisy (other jobs ran on it)")
+md.append(f"- {platform.platform()}")
+md.append(f"- {sh('php -v | head -n 1')}")
+md.append(f"- shmcache {sh('php -n -d extension=target/release/libshmcache.so -r \"echo SHMCACHE_VERSION;\"')}, "
+          f"APCu {sh('dpkg-query -W -f=\\${Version} php8.2-apcu')}, Yac {sh('apt-cache show php8.2-yac | sed -n s/^Version:\\ //p | head -n1')}, "
+          f"php-memcached {sh('dpkg-query -W -f=\\${Version} php8.2-memcached')} with memcached {sh('dpkg-query -W -f=\\${Version} memcached')}, "
+          f"php-redis {sh('dpkg-query -W -f=\\${Version} php8.2-redis')} with redis {sh('dpkg-query -W -f=\\${Version} redis-server')}")
+md.append("")
+md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.entries_hint=200000`, "
+          "shmcache `keys_memory_size=4M`, Yac `keys_memory_size=16M`); memcached and redis run on unix "
+          "sockets with 512 MB; the PHP array is the in-process ceiling. Reads walk the keys in a shuffled "
+          "order (not insertion order, which favours allocators that lay entries out sequentially). "
+          "Micro figures are the best of 3 rounds.")
+md.append("")
+md.append("## Micro benchmarks (one process)")
+md.append("")
+md.append(read("micro.md"))
+if micro:
+    md += ["![get](img/bench-get.png)", "", "![set](img/bench-set.png)", "", "![other](img/bench-other.png)", ""]
+md.append("Note on the 50 KB strings: shmcache compresses values of 4 KB and more with LZ4 "
+          "(`shmcache.compress_threshold`); APCu and Yac store the compressible string as it is "
+          "(Yac compresses above 1 MB only).")
+md.append("")
+md.append("## Contention (forked processes sharing one cache)")
+md.append("")
+md.append("Each process reads or writes random keys; every value embeds its key and an MD5 of its body, "
+          "and every value read is checked. Aggregate operations per second, then the count of wrong "
+          "values among all values read.")
+md.append("")
+md.append(read("contention.md"))
+if contention:
+    md += ["![contention](img/bench-contention.png)", ""]
+md.append("### Value memory smaller than the working set (4 MB each), so memory recycles")
+md.append("")
+md.append(read("contention-small.md"))
+md.append("## Memory per entry (100,000 WordPress post objects)")
+md.append("")
+md.append(read("memory.md"))
+md.append("shmcache: ring bytes used plus 8 bytes per used slot; APCu: shared memory used; memcached: "
+          "its `bytes` stat; redis: `used_memory`; PHP array: process memory. Yac reports no used-bytes "
+          "figure for its value memory.")
+md.append("")
+md.append("## WordPress (nginx + PHP-FPM, 4 workers, MariaDB, WordPress 6.1, 300 posts)")
+md.append("")
+md.append(read("wordpress.md"))
+open(os.path.join(docs, "benchmarks.md"), "w").write("\n".join(md) + "\n")

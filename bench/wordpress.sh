@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# WordPress front page and single post: requests/s, p50 and p95 at concurrency 4 and 8, with no
+# object cache and with the shmcache drop-in, plus SQL queries and object-cache calls per page.
+# Uses its own stack (own loopback address, port and directory) so it never disturbs another.
+export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095}
+export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
+source "$(dirname "$0")/../scripts/wp-stack.sh"
+apt_need apache2-utils
+SECONDS_PER_RUN=${BENCH_WP_SECONDS:-8}
+trap 'wp_stack_stop >/dev/null 2>&1 || true' EXIT
+wp_stack_start >&2
+single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
+
+stats_header() { # stats_header PATH NAME
+  curl -sS -D - -o /dev/null -H 'X-WP-Stack-Stats: 1' "$WP_STACK_URL$1" | tr -d '\r' | sed -n "s/^$2: //Ip"
+}
+
+echo "| page | object cache | concurrency | requests/s | p50 ms | p95 ms | SQL queries/page | object-cache calls/page |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+declare -A RPS
+for mode in none shmcache; do
+  if [ $mode = none ]; then wp_stack_dropin off >&2; else wp_stack_dropin on >&2; wp_stack_flush >/dev/null; fi
+  for path in / "$single"; do
+    for _ in $(seq 1 10); do curl -s -o /dev/null "$WP_STACK_URL$path"; done
+    queries=$(stats_header "$path" X-WP-Queries)
+    calls=$(stats_header "$path" X-WP-Cache-Calls)
+    [ "$mode" = none ] && calls="–"
+    for c in 4 8; do
+      out=$(ab -q -k -t "$SECONDS_PER_RUN" -n 1000000 -c "$c" "$WP_STACK_URL$path" 2>&1)
+      rps=$(echo "$out" | sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p')
+      p50=$(echo "$out" | sed -n 's/^ *50% *\([0-9]*\).*/\1/p')
+      p95=$(echo "$out" | sed -n 's/^ *95% *\([0-9]*\).*/\1/p')
+      failed=$(echo "$out" | sed -n 's/^Failed requests: *\([0-9]*\).*/\1/p')
+      non2xx=$(echo "$out" | sed -n 's/^Non-2xx responses: *\([0-9]*\).*/\1/p')
+      name=$([ "$path" = / ] && echo "front page" || echo "single post")
+      RPS[$mode$path$c]=$rps
+      echo "| $name | $mode | $c | $rps | $p50 | $p95 | $queries | $calls |"
+      if [ "${failed:-0}" != 0 ] || [ -n "$non2xx" ]; then
+        echo "  (ab reported failed=$failed non-2xx=${non2xx:-0})" >&2
+      fi
+    done
+  done
+done
+echo
+for path in / "$single"; do
+  for c in 4 8; do
+    name=$([ "$path" = / ] && echo "front page" || echo "single post")
+    echo "- $name, concurrency $c: shmcache drop-in / no object cache = $(php -r "printf('%.2f', ${RPS[shmcache$path$c]} / ${RPS[none$path$c]});")×"
+  done
+done
