@@ -17,6 +17,13 @@
 #   bash scripts/wp-stack.sh dropin on|off|status
 #                                         symlink wordpress/object-cache.php into the site's
 #                                         content dir / remove it (takes effect on the next request)
+#   bash scripts/wp-stack.sh pagecache on|off|status
+#                                         page cache: symlink wordpress/advanced-cache.php into the
+#                                         content dir, the purge hooks (wordpress/shmcache-plugin/
+#                                         includes/page-cache.php) into mu-plugins, and turn WP_CACHE
+#                                         on (flag file conf/pagecache-on, read by the generated
+#                                         config); `on` also empties the FPM cache (when FPM has
+#                                         the extension). Off by default.
 #   bash scripts/wp-stack.sh flush        empty the shared cache: shmcache_flush() in an FPM worker
 #   bash scripts/wp-stack.sh restart-fpm  restart PHP-FPM only (new region = empty cache, fresh
 #                                         opcache; picks up a rebuilt .so and WP_STACK_SHMCACHE)
@@ -33,7 +40,8 @@
 #   WP_STACK_DIR       where everything lives (default $ROOT/target/wp-stack)
 #
 # Sourcing it (`source scripts/wp-stack.sh`) defines the wp_stack_* functions (wp_stack_start,
-# wp_stack_stop, wp_stack_status, wp_stack_env, wp_stack_dropin on|off, wp_stack_flush,
+# wp_stack_stop, wp_stack_status, wp_stack_env, wp_stack_dropin on|off, wp_stack_pagecache on|off,
+# wp_stack_flush,
 # wp_stack_restart_fpm, wp_stack_probe, wp_stack_eval, wp_stack_mysql, ...) and the WP_STACK_*
 # variables, without running anything. Like every script here it sources common.sh, which turns
 # on `set -euo pipefail`.
@@ -74,6 +82,9 @@ WP_STACK_NGINX_ACCESS_LOG="$WP_STACK_LOGS/nginx-access.log"
 WP_STACK_MYSQL_LOG="$WP_STACK_LOGS/mariadb.log"
 WP_STACK_BOOTSTRAP="$ROOT/wordpress/tests/bootstrap-wp.php"
 WP_STACK_DROPIN_SRC="$ROOT/wordpress/object-cache.php"
+WP_STACK_PAGECACHE_SRC="$ROOT/wordpress/advanced-cache.php"
+WP_STACK_PAGECACHE_HOOKS_SRC="$ROOT/wordpress/shmcache-plugin/includes/page-cache.php"
+WP_STACK_PAGECACHE_FLAG="$WP_STACK_CONF/pagecache-on"
 WP_STACK_SO="$WP_STACK_DIR/lib/libshmcache.so" # private copy of $SO that FPM loads
 WP_STACK_ETC_CONFIG=/etc/wordpress/config-$WP_STACK_IP.php
 WP_STACK_DB_NAME=wordpress
@@ -219,6 +230,10 @@ define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
 define('WP_AUTO_UPDATE_CORE', false);
 define('WP_ALLOW_MULTISITE', false);
+// Page cache (wp-stack.sh pagecache on|off): WP_CACHE follows this flag file.
+if (!defined('WP_CACHE') && is_file(__DIR__ . '/pagecache-on')) {
+    define('WP_CACHE', true);
+}
 EOF
   mv "$WP_STACK_CONF/wp-config-stack.php.tmp" "$WP_STACK_CONF/wp-config-stack.php"
 
@@ -581,6 +596,7 @@ wp_stack_status() {
   if wp_stack_fpm_running; then printf '%-8s %s\n' fpm-sig "$(cat "$WP_STACK_RUN/php-fpm.sig" 2>/dev/null)"; fi
   printf '%-8s %s\n' site "$([ -e "$WP_STACK_STATE/site-content" ] && echo installed || echo 'not installed')"
   printf '%-8s %s\n' dropin "$(wp_stack_dropin status)"
+  printf '%-8s %s\n' pagecache "$(wp_stack_pagecache status)"
   printf '%-8s %s\n' url "$WP_STACK_URL"
   return $ok
 }
@@ -615,6 +631,42 @@ wp_stack_dropin() {
       ;;
     *)
       echo "usage: wp-stack.sh dropin on|off|status" >&2
+      return 2
+      ;;
+  esac
+}
+
+# wp_stack_pagecache on|off|status: the page cache drop-in (advanced-cache.php), its purge hooks
+# as a must-use plugin, and WP_CACHE (flag file read by the generated wp-config-stack.php).
+# `on` empties the FPM cache when FPM runs: pages stored before may predate changes made while
+# the purge hooks were not loaded.
+wp_stack_pagecache() {
+  local target="$WP_STACK_CONTENT/advanced-cache.php" hooks="$WP_STACK_CONTENT/mu-plugins/shmcache-page-cache.php"
+  case "${1:-status}" in
+    on)
+      local f
+      for f in "$WP_STACK_PAGECACHE_SRC" "$WP_STACK_PAGECACHE_HOOKS_SRC"; do
+        if [ ! -f "$f" ]; then
+          echo "wp-stack: $f does not exist" >&2
+          return 1
+        fi
+      done
+      mkdir -p "$WP_STACK_CONTENT/mu-plugins" "$WP_STACK_CONF"
+      # A config generated before this flag existed would ignore it.
+      grep -q pagecache-on "$WP_STACK_CONF/wp-config-stack.php" 2>/dev/null || wp_stack_write_wp_config
+      ln -sfn "$WP_STACK_PAGECACHE_SRC" "$target"
+      ln -sfn "$WP_STACK_PAGECACHE_HOOKS_SRC" "$hooks"
+      touch "$WP_STACK_PAGECACHE_FLAG"
+      if wp_stack_fpm_running && wp_stack_nginx_running && grep -q '^shmcache=1 ' "$WP_STACK_RUN/php-fpm.sig" 2>/dev/null; then
+        wp_stack_flush
+      fi
+      ;;
+    off) rm -f "$WP_STACK_PAGECACHE_FLAG" "$target" "$hooks" ;;
+    status)
+      if [ -e "$WP_STACK_PAGECACHE_FLAG" ] && { [ -L "$target" ] || [ -e "$target" ]; }; then echo on; else echo off; fi
+      ;;
+    *)
+      echo "usage: wp-stack.sh pagecache on|off|status" >&2
       return 2
       ;;
   esac
@@ -661,6 +713,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     url) wp_stack_url ;;
     env) wp_stack_env ;;
     dropin) wp_stack_dropin "$@" ;;
+    pagecache) wp_stack_pagecache "$@" ;;
     flush) wp_stack_flush ;;
     restart-fpm) wp_stack_restart_fpm ;;
     probe) wp_stack_probe "$@" ;;
@@ -669,7 +722,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     reset) wp_stack_reset ;;
     -h | --help | help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//' ;;
     *)
-      echo "unknown command: $cmd (try: start stop restart status url env dropin flush restart-fpm probe eval mysql reset)" >&2
+      echo "unknown command: $cmd (try: start stop restart status url env dropin pagecache flush restart-fpm probe eval mysql reset)" >&2
       exit 2
       ;;
   esac

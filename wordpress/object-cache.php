@@ -76,11 +76,14 @@ class WP_Object_Cache {
 		$this->multisite   = function_exists( 'is_multisite' ) && is_multisite();
 		$this->blog_prefix = $this->multisite ? get_current_blog_id() . ':' : '';
 
-		$this->unavailable_reason = shmcache_dropin_unavailable_reason();
-		$this->persistent         = '' === $this->unavailable_reason;
-		$this->salt               = self::site_salt();
-		if ( $this->persistent ) {
-			$this->load_site_prefix();
+		$this->salt = self::site_salt();
+		// Cheap path first: generation() is 0 only when the extension is disabled. (Not
+		// shmcache_info(): it counts used slots by scanning the key table, milliseconds.)
+		$disabled = defined( 'SHMCACHE_DISABLE' ) && SHMCACHE_DISABLE;
+		if ( ! $disabled && class_exists( 'ShmCache' ) && $this->load_site_prefix() ) {
+			$this->persistent = true;
+		} else {
+			$this->unavailable_reason = shmcache_dropin_unavailable_reason();
 		}
 	}
 
@@ -106,11 +109,13 @@ class WP_Object_Cache {
 	private $site;
 	private $site_generation = 0;
 
+	/** Reads the site generation; false when the extension is disabled (generation 0). */
 	private function load_site_prefix() {
 		$this->site            = new ShmCache( $this->salt );
 		$this->site_generation = $this->site->generation();
 		$this->site_prefix     = $this->salt . '|' . $this->site_generation . '|';
 		$this->spaces          = array();
+		return $this->site_generation > 0;
 	}
 
 	/** @return ShmCache */

@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# The page cache (wordpress/advanced-cache.php + the purge hooks in
+# wordpress/shmcache-plugin/includes/page-cache.php, loaded as a must-use plugin by
+# `wp-stack.sh pagecache on`) on the real stack: MariaDB + PHP-FPM (4 workers, shmcache) + nginx,
+# with the object-cache drop-in on.
+#   1. PHPUnit: the rules as pure functions, the lease logic, the hooks (wordpress/tests/PageCacheTest.php).
+#   2. End to end over HTTP: HIT after MISS with the same bytes, tracking parameters share the
+#      entry, logged-in users bypass (and see the admin bar), edits through WordPress's functions
+#      in the CLI (relayed to FPM) and through the REST API show at once, an approved comment
+#      shows, a 404 is never cached, 304s for If-None-Match / If-Modified-Since, bypasses (POST,
+#      search, login, REST), option changes purge, page cache off and FPM without the extension
+#      serve the same pages without X-Cache, and the PHP logs stay clean.
+# Creates one post (and a comment on it) and deletes them at the end; leaves the page cache off
+# and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
+source "$(dirname "$0")/wp-stack.sh"
+
+passed=0
+failed=0
+check() { # check NAME COMMAND...: runs the command, counts and prints the result
+  local name=$1
+  shift
+  if "$@"; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+  fi
+}
+
+WORK=$(mktemp -d)
+POST_ID=
+OLD_DESCRIPTION=
+DONE=0
+cleanup() {
+  local rc=$?
+  set +e
+  if [ -n "$POST_ID" ]; then
+    wp_stack_eval "foreach (get_comments(['post_id' => $POST_ID, 'status' => 'all', 'fields' => 'ids']) as \$c) { wp_delete_comment(\$c, true); } wp_delete_post($POST_ID, true);" >/dev/null 2>&1
+  fi
+  if [ -n "$OLD_DESCRIPTION" ]; then
+    wp_stack_eval "update_option('blogdescription', base64_decode('$OLD_DESCRIPTION'));" >/dev/null 2>&1
+  fi
+  wp_stack_pagecache off >/dev/null 2>&1
+  wp_stack_stop >/dev/null 2>&1
+  rm -rf "$WORK"
+  if [ "$DONE" != 1 ]; then # a command outside the checks failed (set -e): still end with the counts
+    echo "FAIL: the script stopped early (exit status $rc)"
+    echo
+    echo "$passed passed, $((failed + 1)) failed"
+    exit 1
+  fi
+}
+trap cleanup EXIT
+
+WP_STACK_SHMCACHE=1 wp_stack_start
+wp_stack_dropin on
+wp_stack_pagecache on # also empties the FPM cache
+
+fpm_log_start=$(stat -c %s "$WP_STACK_FPM_LOG" 2>/dev/null || echo 0)
+debug_log_start=$(stat -c %s "$WP_STACK_DEBUG_LOG" 2>/dev/null || echo 0)
+
+# ------------------------------------------------------------------------------------ PHPUnit
+log "PHPUnit: wordpress/tests/PageCacheTest.php"
+phpunit_out="$WORK/phpunit.txt"
+set +e
+WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 /usr/bin/phpunit \
+  -c "$ROOT/wordpress/tests/phpunit.xml" "$ROOT/wordpress/tests/PageCacheTest.php" 2>&1 | tee "$phpunit_out"
+set -e
+if grep -qE '^OK \(([0-9]+) tests?' "$phpunit_out"; then
+  n=$(sed -nE 's/^OK \(([0-9]+) tests?.*/\1/p' "$phpunit_out" | tail -n 1)
+  passed=$((passed + n))
+  echo "PASS: PHPUnit, $n tests"
+else
+  total=$(sed -nE 's/^Tests: ([0-9]+).*/\1/p' "$phpunit_out" | tail -n 1)
+  bad=$(sed -nE 's/^Tests: [0-9]+, Assertions: [0-9]+(.*)\./\1/p' "$phpunit_out" | grep -oE '[0-9]+' | paste -sd+ | bc 2>/dev/null || true)
+  total=${total:-0}
+  bad=${bad:-1}
+  [ "$bad" -gt 0 ] || bad=1
+  passed=$((passed + (total > bad ? total - bad : 0)))
+  failed=$((failed + bad))
+  echo "FAIL: PHPUnit ($bad of ${total} tests did not pass)"
+fi
+
+# ------------------------------------------------------------------------------- HTTP helpers
+# get NAME PATH [CURL-ARGS...]: body to $WORK/NAME.body, headers (CR stripped) to .hdr, status to .status
+get() {
+  local name=$1 path=$2
+  shift 2
+  curl -sS --max-time 60 -D "$WORK/$name.rawh" -o "$WORK/$name.body" -w '%{http_code}' "$@" "$WP_STACK_URL$path" \
+    >"$WORK/$name.status" 2>"$WORK/$name.err" || echo 000 >"$WORK/$name.status"
+  tr -d '\r' <"$WORK/$name.rawh" >"$WORK/$name.hdr" 2>/dev/null || : >"$WORK/$name.hdr"
+}
+status_of() { cat "$WORK/$1.status"; }
+header_of() { # header_of NAME HEADER: its value in the last response (case-insensitive), or ''
+  awk -v h="$(echo "$2" | tr 'A-Z' 'a-z')" -F': ' 'tolower($1) == h { sub(/^[^:]*: /, ""); v = $0 } END { print v }' "$WORK/$1.hdr"
+}
+xcache() { header_of "$1" X-Cache; }
+expect() { # expect NAME STATUS XCACHE: prints what differs
+  local s x
+  s=$(status_of "$1")
+  x=$(xcache "$1")
+  if [ "$s" != "$2" ] || [ "$x" != "$3" ]; then
+    echo "  $1: HTTP $s, X-Cache '$x' (expected HTTP $2, X-Cache '$3'; reason: $(header_of "$1" X-Cache-Reason))"
+    return 1
+  fi
+}
+body_has() { grep -qF -- "$2" "$WORK/$1.body" || { echo "  $1: body lacks '$2'"; return 1; }; }
+body_lacks() { ! grep -qF -- "$2" "$WORK/$1.body" || { echo "  $1: body has '$2'"; return 1; }; }
+same_body() { cmp -s "$WORK/$1.body" "$WORK/$2.body" || { echo "  $1 and $2 differ:"; diff <(tr '>' '\n' <"$WORK/$1.body") <(tr '>' '\n' <"$WORK/$2.body") | head -n 6; return 1; }; }
+
+TOKEN="pc$RANDOM$RANDOM"
+POST_ID=$(wp_stack_eval "echo wp_insert_post(['post_title' => 'Page cache probe $TOKEN', 'post_content' => 'Body of $TOKEN.', 'post_status' => 'publish', 'comment_status' => 'open'], true);")
+[[ "$POST_ID" =~ ^[0-9]+$ ]] || { echo "could not create the test post: $POST_ID"; POST_ID=; exit 1; }
+POST=$(wp_stack_eval "echo wp_make_link_relative(get_permalink($POST_ID));")
+echo "test post $POST_ID: $POST"
+
+# ------------------------------------------------------------------------------- anonymous
+get f1 /
+get f2 /
+anon_miss_hit() { expect f1 200 MISS && expect f2 200 HIT; }
+check "anonymous: first request MISS, second HIT" anon_miss_hit
+check "anonymous: the HIT body is byte-identical to the MISS" same_body f1 f2
+hit_headers() {
+  [ -n "$(header_of f2 Age)" ] || { echo "  no Age header"; return 1; }
+  [ "$(header_of f2 Content-Type)" = "$(header_of f1 Content-Type)" ] || { echo "  Content-Type differs"; return 1; }
+  [ -n "$(header_of f2 ETag)" ] && [ "$(header_of f2 ETag)" = "$(header_of f1 ETag)" ] || { echo "  ETag missing or differs"; return 1; }
+  [ -n "$(header_of f2 Link)" ] || { echo "  Link header not replayed"; return 1; }
+  ! grep -qi '^set-cookie' "$WORK/f2.hdr" || { echo "  a HIT sets a cookie"; return 1; }
+}
+check "HIT replays Content-Type, Link and ETag and adds Age" hit_headers
+check "the front page lists the new post" body_has f2 "Page cache probe $TOKEN"
+
+get t1 "/?utm_source=newsletter&utm_medium=email&fbclid=abc&gclid=def"
+get t2 "/?foo=$TOKEN"
+tracking() { expect t1 200 HIT && same_body f1 t1 && expect t2 200 MISS; }
+check "tracking parameters share the entry (HIT), another parameter does not (MISS)" tracking
+
+get head / -I
+head_hit() {
+  expect head 200 HIT || return 1
+  [ "$(header_of head Content-Length)" = "$(stat -c %s "$WORK/f2.body")" ] || { echo "  Content-Length '$(header_of head Content-Length)'"; return 1; }
+}
+check "HEAD is answered from the cache (same Content-Length as the GET)" head_hit
+
+# ------------------------------------------------------------------------------- logged in
+JAR="$WORK/cookies.txt"
+login() {
+  # The test cookie is sent by hand: a GET of wp-login.php makes WordPress 6.1 call
+  # wp_authenticate(null, null), whose PHP 8.2 deprecation notices would spoil the log check.
+  local code
+  code=$(curl -sS --max-time 60 -c "$JAR" -b "$JAR" -b 'wordpress_test_cookie=WP%20Cookie%20check' -o /dev/null -w '%{http_code}' \
+    --data-urlencode log=admin --data-urlencode pwd=admin --data-urlencode 'wp-submit=Log In' \
+    --data-urlencode testcookie=1 --data-urlencode "redirect_to=$WP_STACK_URL/wp-admin/" "$WP_STACK_URL/wp-login.php")
+  [ "$code" = 302 ] && grep -q wordpress_logged_in_ "$JAR" || { echo "  login: HTTP $code, no logged-in cookie"; return 1; }
+}
+check "log in through wp-login.php (admin/admin)" login
+get li1 / -b "$JAR"
+get li2 "$POST" -b "$JAR"
+get li3 "$POST" -b "$JAR"
+logged_in() {
+  expect li1 200 BYPASS && expect li2 200 BYPASS && expect li3 200 BYPASS &&
+    body_has li1 'id="wpadminbar"' && body_has li3 'id="wpadminbar"'
+}
+check "logged in: never from the cache (BYPASS) and the admin bar is shown" logged_in
+get f3 /
+anon_after_login() { expect f3 200 HIT && body_lacks f3 'id="wpadminbar"' && same_body f1 f3; }
+check "anonymous visitors still get the cached page without the admin bar" anon_after_login
+
+# ---------------------------------------------------------------------------- edits purge
+get p1 "$POST"
+get p2 "$POST"
+check "post page: MISS then HIT" eval 'expect p1 200 MISS && expect p2 200 HIT'
+
+wp_stack_eval "wp_update_post(['ID' => $POST_ID, 'post_title' => 'CLI edit $TOKEN']);"
+get p3 "$POST"
+get p4 "$POST"
+get f4 /
+cli_edit() { body_has p3 "CLI edit $TOKEN" && expect p3 200 MISS && expect p4 200 HIT && body_has f4 "CLI edit $TOKEN"; }
+check "edit with wp_update_post() in the CLI: the next anonymous request shows it (post and front page)" cli_edit
+
+NONCE=$(curl -sS --max-time 60 -b "$JAR" "$WP_STACK_URL/wp-admin/admin-ajax.php?action=rest-nonce")
+rest() { # rest NAME METHOD PATH JSON
+  get "$1" "$3" -b "$JAR" -X "$2" -H "X-WP-Nonce: $NONCE" -H 'Content-Type: application/json' --data "$4"
+}
+rest r1 POST "/wp-json/wp/v2/posts/$POST_ID" "{\"title\": \"REST edit $TOKEN\"}"
+get p5 "$POST"
+get p6 "$POST"
+rest_edit() {
+  [ "$(status_of r1)" = 200 ] || { echo "  REST update: HTTP $(status_of r1): $(head -c 300 "$WORK/r1.body")"; return 1; }
+  expect r1 200 BYPASS && body_has p5 "REST edit $TOKEN" && body_lacks p5 "CLI edit $TOKEN" && expect p6 200 HIT
+}
+check "edit through the REST API (cookie + nonce): the next anonymous request shows it" rest_edit
+
+# ------------------------------------------------------------------------------- comments
+get c0 "$POST"
+get cpost /wp-comments-post.php --data-urlencode "comment_post_ID=$POST_ID" --data-urlencode author=Visitor \
+  --data-urlencode "email=visitor-$TOKEN@example.com" --data-urlencode "comment=Comment $TOKEN here."
+CID=$(wp_stack_eval "echo implode(',', get_comments(['post_id' => $POST_ID, 'search' => '$TOKEN', 'status' => 'hold', 'fields' => 'ids']));")
+get c1 "$POST"
+held() {
+  [ "$(status_of cpost)" = 302 ] || { echo "  comment POST: HTTP $(status_of cpost)"; return 1; }
+  [[ "$CID" =~ ^[0-9]+$ ]] || { echo "  no held comment found: '$CID'"; return 1; }
+  expect c0 200 HIT && expect c1 200 HIT && body_lacks c1 "Comment $TOKEN here."
+}
+check "a comment awaiting moderation is not shown and purges nothing (still HIT)" held
+rest r2 POST "/wp-json/wp/v2/comments/${CID:-0}" '{"status": "approved"}'
+get c2 "$POST"
+get c3 "$POST"
+approved() {
+  [ "$(status_of r2)" = 200 ] || { echo "  REST approve: HTTP $(status_of r2): $(head -c 300 "$WORK/r2.body")"; return 1; }
+  body_has c2 "Comment $TOKEN here." && expect c2 200 MISS && expect c3 200 HIT
+}
+check "a newly approved comment appears on the post page at once" approved
+
+# --------------------------------------------------------------------------------- options
+OLD_DESCRIPTION=$(wp_stack_eval "echo base64_encode(get_option('blogdescription'));")
+get o00 /
+get o0 /
+rest r3 POST /wp-json/wp/v2/settings "{\"description\": \"Tagline $TOKEN\"}"
+get o1 /
+option_purge() {
+  [ "$(status_of r3)" = 200 ] || { echo "  REST settings: HTTP $(status_of r3)"; return 1; }
+  expect o0 200 HIT && body_lacks o0 "Tagline $TOKEN" && expect o1 200 MISS && body_has o1 "Tagline $TOKEN"
+}
+check "an option change (tagline, through REST) purges the front page" option_purge
+
+# ------------------------------------------------------------------------ not cached: 404s
+get n1 "/no-such-page-$TOKEN/"
+get n2 "/no-such-page-$TOKEN/"
+not_found() {
+  for n in n1 n2; do
+    [ "$(status_of $n)" = 404 ] || { echo "  $n: HTTP $(status_of $n)"; return 1; }
+    [ "$(xcache $n)" != HIT ] || { echo "  $n: X-Cache HIT"; return 1; }
+  done
+  [ "$(header_of n2 X-Cache-Reason)" = "status 404" ] || { echo "  reason '$(header_of n2 X-Cache-Reason)'"; return 1; }
+}
+check "a 404 is not cached: the second request is still a 404, not a HIT" not_found
+
+# ------------------------------------------------------------------------ 304 Not Modified
+get v0 /
+get v1 /
+ETAG=$(header_of v1 ETag)
+LASTMOD=$(header_of v1 Last-Modified)
+get v2 / -H "If-None-Match: $ETAG"
+get v3 / -H "If-Modified-Since: $LASTMOD"
+get v4 / -H 'If-None-Match: "something-else"'
+get v5 / -H "If-Modified-Since: Thu, 01 Jan 2015 00:00:00 GMT"
+conditional() {
+  [ -n "$ETAG" ] && [ -n "$LASTMOD" ] || { echo "  no ETag / Last-Modified"; return 1; }
+  expect v1 200 HIT && expect v2 304 HIT && expect v3 304 HIT && [ ! -s "$WORK/v2.body" ] && [ ! -s "$WORK/v3.body" ] &&
+    expect v4 200 HIT && same_body v1 v4 && expect v5 200 HIT
+}
+check "If-None-Match / If-Modified-Since give 304 (and 200 when they do not match)" conditional
+
+# ------------------------------------------------------------------------------ bypasses
+get b1 / -X POST --data x=1
+get b2 "/?s=lorem"
+get b3 "/wp-login.php?action=lostpassword"
+get b4 /wp-json/
+get b5 "$POST?preview=true"
+bypasses() {
+  local n
+  for n in b1 b2 b3 b4 b5; do
+    [ "$(xcache $n)" = BYPASS ] || { echo "  $n: X-Cache '$(xcache $n)', HTTP $(status_of $n)"; return 1; }
+  done
+}
+check "POST, search, wp-login.php, REST and previews bypass the cache" bypasses
+
+# ----------------------------------------------------------------------- page cache off
+get on1 /
+wp_stack_pagecache off
+get off1 /
+get off2 "$POST"
+cache_off() {
+  [ "$(status_of off1)" = 200 ] && [ "$(status_of off2)" = 200 ] || { echo "  HTTP $(status_of off1) / $(status_of off2)"; return 1; }
+  ! grep -qi '^x-cache' "$WORK/off1.hdr" "$WORK/off2.hdr" || { echo "  X-Cache header with the page cache off"; return 1; }
+  expect on1 200 HIT && same_body on1 off1 && body_has off2 "REST edit $TOKEN"
+}
+check "page cache off: no X-Cache header, same pages (the cached copy was byte-identical)" cache_off
+
+log "fallback: PHP-FPM without the extension, page cache on"
+WP_STACK_SHMCACHE=0 wp_stack_start
+wp_stack_pagecache on
+get x1 /
+get x2 /
+get x3 "$POST"
+no_extension() {
+  for n in x1 x2 x3; do
+    [ "$(status_of $n)" = 200 ] || { echo "  $n: HTTP $(status_of $n)"; return 1; }
+  done
+  ! grep -qi '^x-cache' "$WORK/x1.hdr" "$WORK/x2.hdr" "$WORK/x3.hdr" || { echo "  X-Cache header without the extension"; return 1; }
+  same_body off1 x2
+}
+check "without the extension WordPress runs normally (no page cache, same pages)" no_extension
+WP_STACK_SHMCACHE=1 wp_stack_start >/dev/null
+
+clean_logs() {
+  local fpm_new debug_new
+  fpm_new=$(tail -c +"$((fpm_log_start + 1))" "$WP_STACK_FPM_LOG" 2>/dev/null | grep -E 'PHP (Warning|Notice|Deprecated|Fatal|Parse)' || true)
+  debug_new=$(tail -c +"$((debug_log_start + 1))" "$WP_STACK_DEBUG_LOG" 2>/dev/null | grep -E 'PHP ' || true)
+  [ -z "$fpm_new$debug_new" ] || { echo "$fpm_new$debug_new" | head -n 20; return 1; }
+}
+check "no PHP errors, warnings, notices or deprecations in the FPM and debug logs" clean_logs
+
+DONE=1
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

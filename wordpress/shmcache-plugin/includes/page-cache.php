@@ -1,0 +1,624 @@
+<?php
+/**
+ * The page cache, WordPress side: purge hooks, the CLI relay, installing and removing the
+ * advanced-cache.php drop-in, and the admin screen's "Page cache" section.
+ *
+ * Loaded by the shmcache plugin (shmcache.php requires it when present), or on its own as a
+ * must-use plugin (copy or symlink it into wp-content/mu-plugins/; the wp-stack harness does
+ * that with `wp-stack.sh pagecache on`). Either way it needs the page cache library, which is
+ * the drop-in itself (wordpress/advanced-cache.php): already loaded when WP_CACHE is on, else
+ * included from wp-content/advanced-cache.php or from the plugin's copy with
+ * SHMCACHE_PAGE_CACHE_LIBRARY_ONLY (functions only, nothing served).
+ *
+ * Purges are collected during the request and done once, on 'shutdown': after everything the
+ * request changed (a REST save sets terms and meta after save_post), and once for a bulk edit.
+ * Every purge empties the whole page cache in O(1) (see docs/page-cache.md for why not
+ * per-URL). In the CLI, whose shared memory is not the web server's, the purge is also sent
+ * to the web server as a signed request (the relay).
+ *
+ * @package shmcache
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
+
+	/** Text every version of the page cache drop-in carries in its header. */
+	function shmcache_page_cache_dropin_mark() {
+		return 'shmcache-page-cache-dropin';
+	}
+
+	/** Whether PHP code is shmcache's page cache drop-in. */
+	function shmcache_page_cache_is_dropin_code( $code ) {
+		$head = substr( (string) $code, 0, 8192 );
+		return false !== stripos( $head, shmcache_page_cache_dropin_mark() ) && false !== strpos( (string) $code, 'SHMCACHE_PAGE_CACHE_VERSION' );
+	}
+
+	function shmcache_page_cache_is_dropin_file( $file ) {
+		return is_file( $file ) && is_readable( $file ) && shmcache_page_cache_is_dropin_code( (string) file_get_contents( $file ) );
+	}
+
+	/**
+	 * The drop-in this code installs: the plugin's own copy (a built plugin), else the
+	 * repository's wordpress/advanced-cache.php next to the plugin directory.
+	 *
+	 * @return string Path, or '' when there is none.
+	 */
+	function shmcache_page_cache_dropin_source() {
+		$plugin_dir = defined( 'SHMCACHE_PLUGIN_DIR' ) ? SHMCACHE_PLUGIN_DIR : dirname( __DIR__ );
+		$candidates = array( $plugin_dir . '/advanced-cache.php', dirname( $plugin_dir ) . '/advanced-cache.php' );
+		// __DIR__ has symlinks resolved: a symlinked must-use plugin still finds the repository.
+		$candidates[] = dirname( __DIR__ ) . '/advanced-cache.php';
+		$candidates[] = dirname( __DIR__, 2 ) . '/advanced-cache.php';
+		foreach ( array_unique( $candidates ) as $file ) {
+			if ( shmcache_page_cache_is_dropin_file( $file ) ) {
+				return $file;
+			}
+		}
+		return '';
+	}
+
+	/** wp-content/advanced-cache.php (the directory can be filtered, for tests). */
+	function shmcache_page_cache_dropin_target() {
+		return rtrim( (string) apply_filters( 'shmcache_page_cache_content_dir', WP_CONTENT_DIR ), '/' ) . '/advanced-cache.php';
+	}
+
+	/** Loads the page cache library (the drop-in's functions). */
+	function shmcache_page_cache_load_library() {
+		if ( function_exists( 'shmcache_page_cache_boot' ) ) {
+			return true;
+		}
+		$file = WP_CONTENT_DIR . '/advanced-cache.php';
+		if ( ! shmcache_page_cache_is_dropin_file( $file ) ) {
+			$file = shmcache_page_cache_dropin_source();
+		}
+		if ( '' === $file ) {
+			return false;
+		}
+		if ( ! defined( 'SHMCACHE_PAGE_CACHE_LIBRARY_ONLY' ) ) {
+			define( 'SHMCACHE_PAGE_CACHE_LIBRARY_ONLY', true );
+		}
+		require_once $file;
+		return function_exists( 'shmcache_page_cache_boot' );
+	}
+
+	// ----------------------------------------------------------------------- purge queue
+
+	/** Reasons of the purge this request will do at its end. */
+	function shmcache_page_cache_pending() {
+		return isset( $GLOBALS['shmcache_page_cache_pending'] ) && is_array( $GLOBALS['shmcache_page_cache_pending'] ) ? $GLOBALS['shmcache_page_cache_pending'] : array();
+	}
+
+	/**
+	 * Asks for a purge of the page cache at the end of this request (once, whatever the number
+	 * of changes). After 'shutdown' has run it purges at once.
+	 */
+	function shmcache_page_cache_queue_purge( $reason ) {
+		$pending = shmcache_page_cache_pending();
+		if ( count( $pending ) < 20 && ! in_array( (string) $reason, $pending, true ) ) {
+			$pending[] = (string) $reason;
+		} elseif ( empty( $pending ) ) {
+			$pending[] = (string) $reason;
+		}
+		$GLOBALS['shmcache_page_cache_pending'] = $pending;
+		if ( ! empty( $GLOBALS['shmcache_page_cache_shutdown_done'] ) ) {
+			shmcache_page_cache_run_pending();
+		}
+	}
+
+	/** 'shutdown': does the pending purge. */
+	function shmcache_page_cache_on_shutdown() {
+		$GLOBALS['shmcache_page_cache_shutdown_done'] = true;
+		shmcache_page_cache_run_pending();
+	}
+
+	/**
+	 * Does the pending purge: here (this process's shared memory), and from the CLI also in the
+	 * web server (relay).
+	 *
+	 * @return bool Whether there was anything to purge.
+	 */
+	function shmcache_page_cache_run_pending() {
+		$reasons = shmcache_page_cache_pending();
+		$GLOBALS['shmcache_page_cache_pending'] = array();
+		if ( empty( $reasons ) ) {
+			return false;
+		}
+		$reason = implode( '; ', $reasons );
+		/**
+		 * Fires before the page cache is purged.
+		 *
+		 * @param string[] $reasons The changes that caused it.
+		 */
+		do_action( 'shmcache_page_cache_purge', $reasons );
+		if ( shmcache_pc_available() ) {
+			shmcache_page_cache_purge_all( $reason );
+		}
+		if ( shmcache_page_cache_should_relay( $reasons ) ) {
+			$result = shmcache_page_cache_relay( $reason );
+			if ( is_wp_error( $result ) ) {
+				shmcache_page_cache_cli_warning( 'the page cache of the web server was not purged: ' . $result->get_error_message() . ' Flush it from Tools → shmcache.' );
+			}
+		}
+		return true;
+	}
+
+	/** Whether purges of this process must be sent to the web server. */
+	function shmcache_page_cache_should_relay( array $reasons ) {
+		if ( 'cli' !== PHP_SAPI && 'phpdbg' !== PHP_SAPI ) {
+			return false; // the web server's own shared memory was purged
+		}
+		if ( ! defined( 'SHMCACHE_PAGE_CACHE_DROPIN' ) || ! shmcache_pc_config()['relay'] ) {
+			return false; // no page cache here (WP_CACHE off or another drop-in), or relay off
+		}
+		/**
+		 * Whether a purge made in the CLI is relayed to the web server.
+		 *
+		 * @param bool     $relay
+		 * @param string[] $reasons
+		 */
+		return (bool) apply_filters( 'shmcache_page_cache_relay', true, $reasons );
+	}
+
+	function shmcache_page_cache_cli_warning( $message ) {
+		if ( class_exists( 'WP_CLI' ) && method_exists( 'WP_CLI', 'warning' ) ) {
+			WP_CLI::warning( 'shmcache: ' . $message );
+		} elseif ( defined( 'STDERR' ) ) {
+			fwrite( STDERR, 'shmcache: ' . $message . "\n" );
+		}
+	}
+
+	/**
+	 * Sends a purge to the web server: a POST to the home URL (or SHMCACHE_PAGE_CACHE_RELAY_URL)
+	 * signed with an HMAC of the site's secret keys, answered by the drop-in before WordPress
+	 * loads. It also flushes this site's object cache there (relay_object_cache).
+	 *
+	 * @return true|WP_Error
+	 */
+	function shmcache_page_cache_relay( $reason ) {
+		$secret = shmcache_pc_relay_secret();
+		if ( '' === $secret ) {
+			return new WP_Error( 'shmcache_relay', 'wp-config.php has no secret keys to sign the request with.' );
+		}
+		$config  = shmcache_pc_config();
+		$url     = '' !== $config['relay_url'] ? $config['relay_url'] : home_url( '/' );
+		$payload = wp_json_encode(
+			array(
+				't'      => time(),
+				'n'      => bin2hex( random_bytes( 16 ) ),
+				'site'   => shmcache_pc_site_salt(),
+				'object' => (bool) $config['relay_object_cache'],
+				'reason' => substr( (string) $reason, 0, 200 ),
+			)
+		);
+		// PHP's own HTTP stream, not the WordPress HTTP API: WordPress 6.1's Requests library
+		// raises deprecation notices under PHP 8.1+ on every use.
+		$verify  = (bool) apply_filters( 'https_local_ssl_verify', false );
+		$context = stream_context_create(
+			array(
+				'http' => array(
+					'method'          => 'POST',
+					'header'          => "Content-Type: application/json\r\nX-Shmcache-Relay: " . hash_hmac( 'sha256', $payload, $secret ) . "\r\nConnection: close\r\n",
+					'content'         => $payload,
+					'timeout'         => 15,
+					'ignore_errors'   => true,
+					'follow_location' => 0,
+				),
+				'ssl'  => array(
+					'verify_peer'      => $verify,
+					'verify_peer_name' => $verify,
+				),
+			)
+		);
+		$http_response_header = array();
+		$body                 = @file_get_contents( $url, false, $context ); // phpcs:ignore WordPress.PHP.NoSilencedErrors -- reported below
+		if ( false === $body ) {
+			$error = error_get_last();
+			return new WP_Error( 'shmcache_relay', $url . ': ' . ( $error ? $error['message'] : 'no answer' ) );
+		}
+		$code = 0;
+		foreach ( (array) $http_response_header as $line ) {
+			if ( preg_match( '~^HTTP/\S+\s+(\d{3})~', $line, $m ) ) {
+				$code = (int) $m[1]; // the last status line wins
+			}
+		}
+		$data = json_decode( (string) $body, true );
+		if ( 200 !== $code || ! is_array( $data ) || empty( $data['ok'] ) ) {
+			$error = is_array( $data ) && isset( $data['error'] ) ? (string) $data['error'] : 'not answered by the page cache drop-in';
+			return new WP_Error( 'shmcache_relay', $url . ': HTTP ' . $code . ', ' . $error . '.' );
+		}
+		return true;
+	}
+
+	// ----------------------------------------------------------------------- hooks
+
+	function shmcache_page_cache_post_viewable( $post_type ) {
+		return function_exists( 'is_post_type_viewable' ) && is_post_type_viewable( $post_type );
+	}
+
+	function shmcache_page_cache_on_transition_post_status( $new_status, $old_status, $post ) {
+		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, (string) $old_status, (string) $new_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: {$old_status} to {$new_status}" );
+		}
+	}
+
+	function shmcache_page_cache_on_save_post( $post_id, $post = null ) {
+		$post = $post instanceof WP_Post ? $post : get_post( $post_id );
+		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} saved" );
+		}
+	}
+
+	function shmcache_page_cache_on_deleted_post( $post_id, $post = null ) {
+		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, 'deleted', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} deleted" );
+		}
+	}
+
+	function shmcache_page_cache_on_trashed_post( $post_id ) {
+		$post = get_post( $post_id );
+		if ( ! $post instanceof WP_Post ) {
+			return;
+		}
+		$old = (string) get_post_meta( $post->ID, '_wp_trash_meta_status', true );
+		if ( 'flush' === shmcache_pc_post_change_action( $post->post_type, $old, 'trash', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} trashed" );
+		}
+	}
+
+	function shmcache_page_cache_on_post_meta( $meta_ids, $object_id, $meta_key ) {
+		$post = get_post( $object_id );
+		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_meta_change_action( $meta_key, $post->post_type, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: meta {$meta_key}" );
+		}
+	}
+
+	function shmcache_page_cache_on_set_object_terms( $object_id, $terms, $tt_ids, $taxonomy, $append = false, $old_tt_ids = array() ) {
+		$new = array_map( 'intval', (array) $tt_ids );
+		$old = array_map( 'intval', (array) $old_tt_ids );
+		sort( $new );
+		sort( $old );
+		if ( $new === $old ) {
+			return;
+		}
+		$post = get_post( $object_id );
+		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: {$taxonomy} terms" );
+		}
+	}
+
+	function shmcache_page_cache_on_term( $term_id, $tt_id = 0, $taxonomy = '' ) {
+		if ( 'flush' === shmcache_pc_term_change_action( (string) $taxonomy, function_exists( 'is_taxonomy_viewable' ) && is_taxonomy_viewable( (string) $taxonomy ) ) ) {
+			shmcache_page_cache_queue_purge( "term {$term_id} ({$taxonomy}) changed" );
+		}
+	}
+
+	function shmcache_page_cache_on_comment_post( $comment_id, $approved ) {
+		if ( 'flush' === shmcache_pc_comment_change_action( '', (string) $approved ) ) {
+			shmcache_page_cache_queue_purge( "comment {$comment_id} posted" );
+		}
+	}
+
+	function shmcache_page_cache_on_transition_comment_status( $new_status, $old_status, $comment ) {
+		if ( 'flush' === shmcache_pc_comment_change_action( (string) $old_status, (string) $new_status ) ) {
+			$id = is_object( $comment ) && isset( $comment->comment_ID ) ? $comment->comment_ID : '?';
+			shmcache_page_cache_queue_purge( "comment {$id}: {$old_status} to {$new_status}" );
+		}
+	}
+
+	function shmcache_page_cache_on_set_comment_status( $comment_id, $status ) {
+		if ( 'flush' === shmcache_pc_comment_change_action( '', (string) $status ) ) {
+			shmcache_page_cache_queue_purge( "comment {$comment_id}: {$status}" );
+		}
+	}
+
+	function shmcache_page_cache_on_edit_comment( $comment_id ) {
+		$comment = get_comment( $comment_id );
+		if ( $comment && 'flush' === shmcache_pc_comment_change_action( $comment->comment_approved, $comment->comment_approved ) ) {
+			shmcache_page_cache_queue_purge( "comment {$comment_id} edited" );
+		}
+	}
+
+	function shmcache_page_cache_on_deleted_comment( $comment_id, $comment = null ) {
+		if ( is_object( $comment ) && 'flush' === shmcache_pc_comment_change_action( (string) $comment->comment_approved, 'deleted' ) ) {
+			shmcache_page_cache_queue_purge( "comment {$comment_id} deleted" );
+		}
+	}
+
+	function shmcache_page_cache_on_option( $option ) {
+		if ( 'flush' === shmcache_pc_option_change_action( (string) $option, shmcache_page_cache_flush_options_config() ) ) {
+			shmcache_page_cache_queue_purge( "option {$option}" );
+		}
+	}
+
+	/** The configuration with the 'shmcache_page_cache_flush_options' filter applied. */
+	function shmcache_page_cache_flush_options_config() {
+		static $config = null;
+		if ( null === $config || ! did_action( 'init' ) ) {
+			$config = shmcache_pc_config();
+			/**
+			 * Options whose change empties the page cache (exact names or "prefix*").
+			 *
+			 * @param string[] $options
+			 */
+			$config['flush_options'] = (array) apply_filters( 'shmcache_page_cache_flush_options', $config['flush_options'] );
+		}
+		return $config;
+	}
+
+	function shmcache_page_cache_on_user( $user_id ) {
+		if ( 'flush' === shmcache_pc_user_change_action( count_user_posts( (int) $user_id, 'post', true ) ) ) {
+			shmcache_page_cache_queue_purge( "author {$user_id} changed" );
+		}
+	}
+
+	/** For hooks that always change what pages show (theme, menus, widgets, plugins). */
+	function shmcache_page_cache_on_site_change() {
+		shmcache_page_cache_queue_purge( current_action() );
+	}
+
+	/** 'widget_update_callback' filter: a legacy widget was saved. */
+	function shmcache_page_cache_on_widget_update( $instance ) {
+		shmcache_page_cache_queue_purge( 'widget saved' );
+		return $instance;
+	}
+
+	function shmcache_page_cache_register_hooks() {
+		add_action( 'shutdown', 'shmcache_page_cache_on_shutdown', 0 );
+
+		add_action( 'transition_post_status', 'shmcache_page_cache_on_transition_post_status', 10, 3 );
+		add_action( 'save_post', 'shmcache_page_cache_on_save_post', 10, 2 );
+		add_action( 'deleted_post', 'shmcache_page_cache_on_deleted_post', 10, 2 );
+		add_action( 'trashed_post', 'shmcache_page_cache_on_trashed_post', 10, 1 );
+		add_action( 'edit_attachment', 'shmcache_page_cache_on_save_post', 10, 1 );
+		foreach ( array( 'added_post_meta', 'updated_post_meta', 'deleted_post_meta' ) as $hook ) {
+			add_action( $hook, 'shmcache_page_cache_on_post_meta', 10, 3 );
+		}
+		add_action( 'set_object_terms', 'shmcache_page_cache_on_set_object_terms', 10, 6 );
+		foreach ( array( 'created_term', 'edited_term', 'delete_term' ) as $hook ) {
+			add_action( $hook, 'shmcache_page_cache_on_term', 10, 3 );
+		}
+
+		add_action( 'comment_post', 'shmcache_page_cache_on_comment_post', 10, 2 );
+		add_action( 'transition_comment_status', 'shmcache_page_cache_on_transition_comment_status', 10, 3 );
+		add_action( 'wp_set_comment_status', 'shmcache_page_cache_on_set_comment_status', 10, 2 );
+		add_action( 'edit_comment', 'shmcache_page_cache_on_edit_comment', 10, 1 );
+		add_action( 'deleted_comment', 'shmcache_page_cache_on_deleted_comment', 10, 2 );
+
+		add_action( 'added_option', 'shmcache_page_cache_on_option', 10, 1 );
+		add_action( 'updated_option', 'shmcache_page_cache_on_option', 10, 1 );
+		add_action( 'deleted_option', 'shmcache_page_cache_on_option', 10, 1 );
+
+		foreach ( array( 'switch_theme', 'customize_save_after', 'wp_update_nav_menu', 'wp_delete_nav_menu', 'update_option_sidebars_widgets', 'rest_after_save_widget', 'rest_delete_widget', 'delete_widget', 'activated_plugin', 'deactivated_plugin', 'upgrader_process_complete' ) as $hook ) {
+			add_action( $hook, 'shmcache_page_cache_on_site_change', 10, 0 );
+		}
+		add_filter( 'widget_update_callback', 'shmcache_page_cache_on_widget_update', 10, 1 );
+
+		add_action( 'profile_update', 'shmcache_page_cache_on_user', 10, 1 );
+		add_action( 'delete_user', 'shmcache_page_cache_on_user', 10, 1 );
+
+		add_action( 'admin_post_shmcache_page_cache', 'shmcache_page_cache_admin_post' );
+	}
+
+	// ----------------------------------------------------------------------- install
+
+	/** The "Version:" of a drop-in file, or ''. */
+	function shmcache_page_cache_file_version( $file ) {
+		if ( ! is_file( $file ) || ! is_readable( $file ) ) {
+			return '';
+		}
+		return preg_match( '/^\s*\*\s*Version:\s*(\S+)/m', (string) file_get_contents( $file, false, null, 0, 8192 ), $m ) ? $m[1] : '';
+	}
+
+	/**
+	 * Copies the drop-in to wp-content/advanced-cache.php. Another plugin's advanced-cache.php is
+	 * never overwritten. WP_CACHE must still be defined true in wp-config.php (not edited here).
+	 *
+	 * @return array{result:string, message:string} result: installed|updated|current|foreign|error
+	 */
+	function shmcache_page_cache_install() {
+		$source = shmcache_page_cache_dropin_source();
+		$target = shmcache_page_cache_dropin_target();
+		if ( '' === $source ) {
+			return array( 'result' => 'error', 'message' => 'The page cache drop-in (advanced-cache.php) is missing from the plugin.' );
+		}
+		$exists = file_exists( $target ) || is_link( $target );
+		if ( $exists && ! shmcache_page_cache_is_dropin_file( $target ) ) {
+			return array( 'result' => 'foreign', 'message' => 'wp-content/advanced-cache.php belongs to another plugin; it was left alone.' );
+		}
+		if ( $exists && (string) file_get_contents( $target ) === (string) file_get_contents( $source ) ) {
+			return array( 'result' => 'current', 'message' => 'The page cache drop-in is installed and current.' );
+		}
+		$tmp = $target . '.shmcache-' . getmypid() . '.tmp';
+		if ( ! @copy( $source, $tmp ) ) { // phpcs:ignore WordPress.PHP.NoSilencedErrors -- reported below
+			return array( 'result' => 'error', 'message' => 'Could not write to ' . dirname( $target ) . '.' );
+		}
+		if ( is_link( $target ) ) {
+			unlink( $target );
+		}
+		if ( ! @rename( $tmp, $target ) ) { // phpcs:ignore WordPress.PHP.NoSilencedErrors
+			@unlink( $tmp ); // phpcs:ignore WordPress.PHP.NoSilencedErrors
+			return array( 'result' => 'error', 'message' => 'Could not replace ' . $target . '.' );
+		}
+		// Pages stored before (another install, the drop-in off while content changed) are stale.
+		if ( shmcache_pc_available() ) {
+			shmcache_page_cache_purge_all( 'drop-in installed', true );
+		}
+		$wp_cache = defined( 'WP_CACHE' ) && WP_CACHE;
+		return array(
+			'result'  => $exists ? 'updated' : 'installed',
+			'message' => ( $exists ? 'The page cache drop-in was updated.' : 'The page cache drop-in was installed.' )
+				. ( $wp_cache ? '' : " Add define( 'WP_CACHE', true ); to wp-config.php to turn it on." ),
+		);
+	}
+
+	/**
+	 * Removes wp-content/advanced-cache.php if it is shmcache's, and empties the page cache.
+	 *
+	 * @return array{result:string, message:string} result: removed|absent|foreign|error
+	 */
+	function shmcache_page_cache_uninstall() {
+		$target = shmcache_page_cache_dropin_target();
+		if ( ! file_exists( $target ) && ! is_link( $target ) ) {
+			return array( 'result' => 'absent', 'message' => 'No page cache drop-in is installed.' );
+		}
+		if ( ! shmcache_page_cache_is_dropin_file( $target ) ) {
+			return array( 'result' => 'foreign', 'message' => 'wp-content/advanced-cache.php belongs to another plugin; it was left alone.' );
+		}
+		if ( ! @unlink( $target ) ) { // phpcs:ignore WordPress.PHP.NoSilencedErrors
+			return array( 'result' => 'error', 'message' => 'Could not remove ' . $target . '.' );
+		}
+		if ( shmcache_pc_available() ) {
+			shmcache_page_cache_purge_all( 'drop-in removed', true );
+		}
+		return array( 'result' => 'removed', 'message' => 'The page cache drop-in was removed.' );
+	}
+
+	/**
+	 * What the admin section shows.
+	 *
+	 * @return array<string, mixed>
+	 */
+	function shmcache_page_cache_status() {
+		$target = shmcache_page_cache_dropin_target();
+		$source = shmcache_page_cache_dropin_source();
+		return array(
+			'target'          => $target,
+			'installed'       => file_exists( $target ),
+			'ours'            => shmcache_page_cache_is_dropin_file( $target ),
+			'version'         => shmcache_page_cache_file_version( $target ),
+			'source'          => $source,
+			'shipped_version' => shmcache_page_cache_file_version( $source ),
+			'wp_cache'        => defined( 'WP_CACHE' ) && WP_CACHE,
+			'loaded'          => defined( 'SHMCACHE_PAGE_CACHE_DROPIN' ),
+			'unavailable'     => shmcache_pc_unavailable_reason(),
+			'config'          => shmcache_pc_config(),
+			'stats'           => shmcache_page_cache_stats(),
+		);
+	}
+
+	// ----------------------------------------------------------------------- admin
+
+	function shmcache_page_cache_capability() {
+		return function_exists( 'shmcache_plugin_capability' ) ? shmcache_plugin_capability() : 'manage_options';
+	}
+
+	/** admin-post.php?action=shmcache_page_cache: flush, install, uninstall, reset_stats. */
+	function shmcache_page_cache_admin_post() {
+		if ( ! current_user_can( shmcache_page_cache_capability() ) ) {
+			wp_die( esc_html__( 'Sorry, you are not allowed to manage the page cache.', 'shmcache' ), 403 );
+		}
+		check_admin_referer( 'shmcache_page_cache', 'shmcache_page_cache_nonce' );
+		$op   = isset( $_POST['op'] ) ? sanitize_key( wp_unslash( $_POST['op'] ) ) : '';
+		$code = 'error';
+		if ( 'flush' === $op ) {
+			$code = shmcache_page_cache_purge_all( 'flushed from the admin screen', true ) ? 'flushed' : 'error';
+		} elseif ( 'install' === $op ) {
+			$code = shmcache_page_cache_install()['result'];
+		} elseif ( 'uninstall' === $op ) {
+			$code = shmcache_page_cache_uninstall()['result'];
+		} elseif ( 'reset_stats' === $op ) {
+			$code = shmcache_page_cache_reset_stats() ? 'reset' : 'error';
+		}
+		$back = wp_get_referer();
+		wp_safe_redirect( add_query_arg( 'shmcache_pc', $code, $back ? $back : admin_url() ) );
+		exit;
+	}
+
+	/** The message of an admin-post result code (a fixed list: nothing from the URL is shown). */
+	function shmcache_page_cache_result_message( $code ) {
+		$messages = array(
+			'flushed'   => __( 'The page cache was emptied.', 'shmcache' ),
+			'installed' => __( 'The page cache drop-in was installed.', 'shmcache' ),
+			'updated'   => __( 'The page cache drop-in was updated.', 'shmcache' ),
+			'current'   => __( 'The page cache drop-in is already current.', 'shmcache' ),
+			'removed'   => __( 'The page cache drop-in was removed.', 'shmcache' ),
+			'absent'    => __( 'No page cache drop-in was installed.', 'shmcache' ),
+			'foreign'   => __( 'wp-content/advanced-cache.php belongs to another plugin; it was left alone.', 'shmcache' ),
+			'reset'     => __( 'The page cache counters were reset.', 'shmcache' ),
+			'error'     => __( 'The page cache operation failed.', 'shmcache' ),
+		);
+		return isset( $messages[ $code ] ) ? $messages[ $code ] : '';
+	}
+
+	/** One form button posting to admin-post.php. */
+	function shmcache_page_cache_button( $op, $label, $primary = false ) {
+		?>
+		<form method="post" action="<?php echo esc_url( admin_url( 'admin-post.php' ) ); ?>" style="display:inline-block;margin-right:8px">
+			<input type="hidden" name="action" value="shmcache_page_cache" />
+			<input type="hidden" name="op" value="<?php echo esc_attr( $op ); ?>" />
+			<?php wp_nonce_field( 'shmcache_page_cache', 'shmcache_page_cache_nonce' ); ?>
+			<button type="submit" class="button<?php echo $primary ? ' button-primary' : ''; ?>"><?php echo esc_html( $label ); ?></button>
+		</form>
+		<?php
+	}
+
+	/** The "Page cache" section of the shmcache admin screen. */
+	function shmcache_page_cache_admin_section() {
+		if ( ! current_user_can( shmcache_page_cache_capability() ) ) {
+			return;
+		}
+		if ( ! function_exists( 'shmcache_pc_config' ) ) {
+			echo '<h2 id="shmcache-page-cache">' . esc_html__( 'Page cache', 'shmcache' ) . '</h2><p>'
+				. esc_html__( 'Unavailable: the page cache drop-in (advanced-cache.php) is missing from the plugin.', 'shmcache' ) . '</p>';
+			return;
+		}
+		$s      = shmcache_page_cache_status();
+		$st     = $s['stats'];
+		$config = $s['config'];
+		$num    = static function ( $n ) {
+			return number_format_i18n( (float) $n );
+		};
+		// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- display only, fixed messages
+		$result = isset( $_GET['shmcache_pc'] ) ? shmcache_page_cache_result_message( sanitize_key( wp_unslash( $_GET['shmcache_pc'] ) ) ) : '';
+		if ( $s['loaded'] && '' === $s['unavailable'] ) {
+			$state = __( 'On: pages for anonymous visitors are served from shared memory.', 'shmcache' );
+		} elseif ( ! $s['installed'] ) {
+			$state = __( 'Off: the drop-in wp-content/advanced-cache.php is not installed.', 'shmcache' );
+		} elseif ( ! $s['ours'] ) {
+			$state = __( 'Off: wp-content/advanced-cache.php belongs to another plugin.', 'shmcache' );
+		} elseif ( ! $s['wp_cache'] ) {
+			$state = __( "Off: add define( 'WP_CACHE', true ); to wp-config.php.", 'shmcache' );
+		} else {
+			/* translators: %s: the reason */
+			$state = sprintf( __( 'Off: %s.', 'shmcache' ), '' !== $s['unavailable'] ? $s['unavailable'] : __( 'the drop-in was not loaded', 'shmcache' ) );
+		}
+		?>
+		<h2 id="shmcache-page-cache"><?php esc_html_e( 'Page cache', 'shmcache' ); ?></h2>
+		<?php if ( '' !== $result ) : ?>
+			<div class="notice notice-info inline"><p><?php echo esc_html( $result ); ?></p></div>
+		<?php endif; ?>
+		<p><?php echo esc_html( $state ); ?></p>
+		<table class="widefat striped shmcache-table shmcache-page-cache">
+			<tbody>
+				<tr><th scope="row"><?php esc_html_e( 'Hit rate', 'shmcache' ); ?></th><td data-key="hit_rate"><?php echo esc_html( number_format_i18n( $st['hit_rate'] * 100, 1 ) . '%' ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Hits (of which stale)', 'shmcache' ); ?></th><td data-key="hit"><?php echo esc_html( $num( $st['hit'] + $st['stale'] ) . ' (' . $num( $st['stale'] ) . ')' ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Misses (stored / not cacheable)', 'shmcache' ); ?></th><td data-key="miss"><?php echo esc_html( $num( $st['miss'] ) . ' (' . $num( $st['store'] ) . ' / ' . $num( $st['skip'] ) . ')' ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Bypassed (logged in, admin, POST, ...)', 'shmcache' ); ?></th><td data-key="bypass"><?php echo esc_html( $num( $st['bypass'] ) ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( '304 Not Modified', 'shmcache' ); ?></th><td data-key="not_modified"><?php echo esc_html( $num( $st['not_modified'] ) ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Purges', 'shmcache' ); ?></th><td data-key="purge"><?php echo esc_html( $num( $st['purge'] ) ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Last purge', 'shmcache' ); ?></th><td data-key="last_purge"><?php echo esc_html( is_array( $st['last_purge'] ) ? human_time_diff( (int) $st['last_purge']['time'] ) . ' ' . __( 'ago', 'shmcache' ) . ': ' . $st['last_purge']['reason'] : '—' ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Counting since', 'shmcache' ); ?></th><td><?php echo esc_html( $st['since'] > 0 ? human_time_diff( $st['since'] ) . ' ' . __( 'ago', 'shmcache' ) : '—' ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Lifetime / grace', 'shmcache' ); ?></th><td><?php echo esc_html( sprintf( '%d s / %d s', $config['ttl'], $config['grace'] ) ); ?></td></tr>
+				<tr><th scope="row"><?php esc_html_e( 'Drop-in', 'shmcache' ); ?></th><td><code><?php echo esc_html( $s['target'] ); ?></code> <?php echo esc_html( $s['installed'] ? ( $s['ours'] ? 'shmcache ' . $s['version'] : __( '(another plugin)', 'shmcache' ) ) : __( '(not installed)', 'shmcache' ) ); ?></td></tr>
+			</tbody>
+		</table>
+		<p>
+			<?php
+			shmcache_page_cache_button( 'flush', __( 'Empty the page cache', 'shmcache' ) );
+			if ( ! $s['installed'] || ( $s['ours'] && $s['version'] !== $s['shipped_version'] ) ) {
+				shmcache_page_cache_button( 'install', $s['installed'] ? __( 'Update the drop-in', 'shmcache' ) : __( 'Install the drop-in', 'shmcache' ), true );
+			}
+			if ( $s['ours'] ) {
+				shmcache_page_cache_button( 'uninstall', __( 'Remove the drop-in', 'shmcache' ) );
+			}
+			shmcache_page_cache_button( 'reset_stats', __( 'Reset counters', 'shmcache' ) );
+			?>
+		</p>
+		<?php
+	}
+
+	if ( shmcache_page_cache_load_library() ) {
+		shmcache_page_cache_register_hooks();
+	}
+}
