@@ -89,6 +89,11 @@ function shmcache_plugin_deactivate( $network_wide = false ) {
 		return null;
 	}
 	$result = shmcache_uninstall_dropin( shmcache_plugin_content_dir() );
+	// The page cache drop-in goes too: it would otherwise keep serving pages that nothing
+	// purges any more once the plugin's hooks are gone.
+	if ( function_exists( 'shmcache_page_cache_uninstall' ) ) {
+		shmcache_page_cache_uninstall();
+	}
 	if ( shmcache_plugin_is_wp_cli() && class_exists( 'WP_CLI' ) ) {
 		WP_CLI::log( 'shmcache: ' . $result['message'] );
 	}

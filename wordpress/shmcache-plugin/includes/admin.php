@@ -87,6 +87,9 @@ function shmcache_plugin_handle_flush() {
 	$cache      = isset( $GLOBALS['wp_object_cache'] ) ? $GLOBALS['wp_object_cache'] : null;
 	$persistent = defined( 'SHMCACHE_DROPIN_VERSION' ) && is_object( $cache ) && ! empty( $cache->persistent );
 	$ok         = wp_cache_flush();
+	if ( function_exists( 'shmcache_page_cache_purge_all' ) ) {
+		shmcache_page_cache_purge_all( 'site flushed from the admin screen', true );
+	}
 	return shmcache_plugin_return_url( array( 'shmcache_flushed' => $ok ? ( $persistent ? 'shared' : 'request' ) : 'failed' ) );
 }
 
