@@ -82,14 +82,21 @@ md.append("Produced by `bash bench/run-all.sh` (one command; it installs the pee
 md.append("")
 md.append("## Machine and versions")
 md.append("")
-md.append(f"- CPU: {sh('lscpu | sed -n s/^Model\\ name:\\ *//p')} — {os.cpu_count()} cores, "
-          f"{sh('free -g | awk \"/Mem:/ {print \\$2}\"')} GiB RAM; shared and noisy (other jobs ran on it)")
+cpu = sh("lscpu | sed -n 's/^Model name: *//p'")
+ram = sh("free -g | awk '/Mem:/ {print $2}'")
+versions = {
+    "shmcache": sh("php -n -d extension=target/release/libshmcache.so -r 'echo SHMCACHE_VERSION;'"),
+    "APCu": sh("dpkg-query -W -f='${Version}' php8.2-apcu"),
+    "Yac": sh("apt-cache show php8.2-yac | sed -n 's/^Version: //p' | head -n1"),
+    "php-memcached": sh("dpkg-query -W -f='${Version}' php8.2-memcached"),
+    "memcached": sh("dpkg-query -W -f='${Version}' memcached"),
+    "php-redis": sh("dpkg-query -W -f='${Version}' php8.2-redis"),
+    "redis": sh("dpkg-query -W -f='${Version}' redis-server"),
+}
+md.append(f"- CPU: {cpu} — {os.cpu_count()} cores, {ram} GiB RAM; a shared machine (other jobs ran on it)")
 md.append(f"- {platform.platform()}")
 md.append(f"- {sh('php -v | head -n 1')}")
-md.append(f"- shmcache {sh('php -n -d extension=target/release/libshmcache.so -r \"echo SHMCACHE_VERSION;\"')}, "
-          f"APCu {sh('dpkg-query -W -f=\\${Version} php8.2-apcu')}, Yac {sh('apt-cache show php8.2-yac | sed -n s/^Version:\\ //p | head -n1')}, "
-          f"php-memcached {sh('dpkg-query -W -f=\\${Version} php8.2-memcached')} with memcached {sh('dpkg-query -W -f=\\${Version} memcached')}, "
-          f"php-redis {sh('dpkg-query -W -f=\\${Version} php8.2-redis')} with redis {sh('dpkg-query -W -f=\\${Version} redis-server')}")
+md.append("- " + ", ".join(f"{k} {v}" for k, v in versions.items()))
 md.append("")
 md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.entries_hint=200000`, "
           "shmcache `keys_memory_size=4M`, Yac `keys_memory_size=16M`); memcached and redis run on unix "

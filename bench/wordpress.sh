@@ -2,7 +2,7 @@
 # WordPress front page and single post: requests/s, p50 and p95 at concurrency 4 and 8, with no
 # object cache and with the shmcache drop-in, plus SQL queries and object-cache calls per page.
 # Uses its own stack (own loopback address, port and directory) so it never disturbs another.
-export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095}
+export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095} WP_STACK_PRODUCTION=1
 export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
 source "$(dirname "$0")/../scripts/wp-stack.sh"
 apt_need apache2-utils

@@ -66,6 +66,8 @@ WP_PATH=/usr/share/wordpress
 # another one, e.g. WP_STACK_IP=127.0.0.2 WP_PORT=8090, with its own /etc/wordpress config file.
 WP_STACK_IP=${WP_STACK_IP:-127.0.0.1}
 WP_STACK_HOST="$WP_STACK_IP:$WP_PORT"
+# WP_STACK_PRODUCTION=1: WP_DEBUG and SAVEQUERIES off, as on a production site (benchmarks).
+WP_STACK_DEBUG=$([ "${WP_STACK_PRODUCTION:-0}" = 1 ] && echo false || echo true)
 WP_STACK_URL="http://$WP_STACK_HOST"
 WP_STACK_CONTENT="$WP_STACK_DIR/wp-content"
 WP_STACK_RUN="$WP_STACK_DIR/run"
@@ -218,12 +220,13 @@ define('WP_SITEURL', '$WP_STACK_URL');
 define('WP_CONTENT_DIR', '$WP_STACK_CONTENT');
 define('WP_CONTENT_URL', '$WP_STACK_URL/wp-content');
 define('DISABLE_WP_CRON', true);
-define('WP_DEBUG', true);
+define('WP_DEBUG', $WP_STACK_DEBUG);
 define('WP_DEBUG_LOG', '$WP_STACK_DEBUG_LOG');
 define('WP_DEBUG_DISPLAY', false);
 // Every query is recorded (query counts per request); a CLI script may define it false first.
+// WP_STACK_PRODUCTION=1 (benchmarks) turns this and WP_DEBUG off.
 if (!defined('SAVEQUERIES')) {
-    define('SAVEQUERIES', true);
+    define('SAVEQUERIES', $WP_STACK_DEBUG);
 }
 // No internet here: no update checks or other outgoing HTTP except to the site itself.
 define('WP_HTTP_BLOCK_EXTERNAL', true);
