@@ -76,7 +76,10 @@ enum Liveness {
 
 enum Lookup {
     Absent,
-    Present { slot: usize, word: u64, header: EntryHeader },
+    /// The slot holding the key. `damaged`: its entry failed validation (the key bytes match but
+    /// the checksum does not), so its header and value are not to be trusted: readers miss, and
+    /// writers replace the slot instead of looking for another one.
+    Present { slot: usize, word: u64, header: EntryHeader, damaged: bool },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -334,8 +337,13 @@ impl Cache {
                 continue;
             }
             match self.read_entry(word, &ns.name, key, buf, check) {
-                EntryRead::Same(header) => return Lookup::Present { slot, word, header },
-                EntryRead::Invalid => self.bump(Counter::ValidationFailures),
+                EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
+                EntryRead::Invalid => {
+                    self.bump(Counter::ValidationFailures);
+                    if let EntryRead::Same(header) = self.read_entry(word, &ns.name, key, buf, Check::KeyOnly) {
+                        return Lookup::Present { slot, word, header, damaged: true };
+                    }
+                }
                 EntryRead::Other => {}
             }
         }
@@ -348,7 +356,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        if let Lookup::Present { header, .. } = self.find(&probe, ns, key, buf, Check::Full) {
+        if let Lookup::Present { header, damaged: false, .. } = self.find(&probe, ns, key, buf, Check::Full) {
             match self.liveness(&header, generation) {
                 Liveness::Live => {
                     if let Some(range) = self.finish_value(&header, buf) {
@@ -409,7 +417,7 @@ impl Cache {
         Ok(SCRATCH.with(|s| {
             let buf = &mut s.borrow_mut().0;
             matches!(self.find(&probe, ns, key, buf, Check::Full),
-                Lookup::Present { header, .. } if self.liveness(&header, generation) == Liveness::Live)
+                Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live)
         }))
     }
 
@@ -486,8 +494,8 @@ impl Cache {
             let check = if mode == Mode::Set { Check::KeyOnly } else { Check::Full };
             let lookup = self.find(&probe, d.ns, d.key, buf, check);
             let live = match &lookup {
-                Lookup::Present { header, .. } => {
-                    self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
+                Lookup::Present { header, damaged, .. } => {
+                    !damaged && self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
                 }
                 Lookup::Absent => false,
             };
@@ -767,8 +775,8 @@ impl Cache {
             for _ in 0..MAX_ATTEMPTS {
                 match self.find(&probe, ns, key, buf, Check::Full) {
                     Lookup::Absent => return Ok(false),
-                    Lookup::Present { slot, word, header } => {
-                        let live = self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
+                    Lookup::Present { slot, word, header, damaged } => {
+                        let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
                         if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                             if live {
                                 self.bump(Counter::Deletes);
@@ -799,7 +807,7 @@ impl Cache {
         SCRATCH.with(|s| {
             let buf = &mut s.borrow_mut().0;
             for _ in 0..MAX_ATTEMPTS {
-                let Lookup::Present { slot, word, header } = self.find(&probe, ns, key, buf, Check::Full) else {
+                let Lookup::Present { slot, word, header, damaged: false } = self.find(&probe, ns, key, buf, Check::Full) else {
                     return Ok(None);
                 };
                 let Ok(bytes) = <[u8; 8]>::try_from(&buf[value_range(&header)]) else { return Ok(None) };
