@@ -15,6 +15,11 @@ cargo_log=$(mktemp)
 if ! (cd "$ROOT" && cargo test --release --no-default-features --target-dir target/engine 2>&1 | tee "$cargo_log"); then
   status=1
 fi
+# Tests that damage bytes of a live region need the `fuzzing` hooks.
+if ! (cd "$ROOT" && cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
+  --test damaged_entry 2>&1 | tee -a "$cargo_log"); then
+  status=1
+fi
 while read -r p f; do
   passed=$((passed + p)); failed=$((failed + f))
 done < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$cargo_log")

@@ -17,6 +17,8 @@ pub use cache::{Cache, Namespace, ValueKind};
 pub use error::Error;
 pub use region::{Config, Region, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;
+#[cfg(feature = "fuzzing")]
+pub use region::FuzzLayout;
 
 /// Longest key accepted, in bytes (the namespace is not counted).
 pub const MAX_KEY_LEN: usize = 4096;

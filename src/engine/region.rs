@@ -258,6 +258,39 @@ impl Region {
     }
 }
 
+/// Test/fuzz hook (feature `fuzzing` only, no effect on normal builds): where the areas of the
+/// mapping are, so a fuzzer can corrupt chosen bytes of a live region.
+#[cfg(feature = "fuzzing")]
+#[derive(Debug, Clone, Copy)]
+pub struct FuzzLayout {
+    /// Base address of the mapping.
+    pub base: *mut u8,
+    /// Length of the mapping in bytes.
+    pub len: usize,
+    /// Byte offset and length of the namespace table.
+    pub ns_table: (usize, usize),
+    /// Byte offset and length of the key index.
+    pub index: (usize, usize),
+    /// Byte offset and length of the value ring.
+    pub ring: (usize, usize),
+}
+
+#[cfg(feature = "fuzzing")]
+impl Region {
+    /// Test/fuzz hook: the mapping's base pointer, length and area offsets. Writing through
+    /// `base` is only meant for corruption tests; nothing in the engine calls this.
+    pub fn fuzz_layout(&self) -> FuzzLayout {
+        let h = self.header();
+        FuzzLayout {
+            base: self.base,
+            len: self.len,
+            ns_table: (h.ns_table_offset as usize, NS_BUCKETS * BUCKET_BYTES),
+            index: (h.index_offset as usize, (h.bucket_count as usize) * BUCKET_BYTES),
+            ring: (h.ring_offset as usize, h.ring_capacity as usize),
+        }
+    }
+}
+
 impl Drop for Region {
     fn drop(&mut self) {
         if self.owns_mapping {

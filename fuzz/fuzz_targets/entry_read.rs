@@ -1,0 +1,113 @@
+//! The entry read path with arbitrary bytes: one key is stored, then the fuzz input overwrites
+//! its entry in the ring (header, key and value bytes). Flags in the first byte can give the
+//! forged entry its real offset field, the right key, and a correct checksum, so the input also
+//! reaches the checks behind the checksum (lengths, liveness, decompression).
+//!
+//! Must never panic or crash. Without a recomputed checksum a hit must be the original value
+//! (a forged entry is a miss). With one, a hit must be exactly what the forged header describes:
+//! the stored bytes, or their LZ4 decompression of exactly raw_len bytes.
+//!
+//! Input: byte 0 = flags (bit 0: keep the real offset field, bit 1: keep the real key and
+//! lengths, bit 2: recompute the checksum, bit 3: keep epoch/generation/expiry live); then the
+//! bytes written over the entry, from its first header byte.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use shmcache::engine::{Cache, Config, Namespace, ValueKind};
+use xxhash_rust::xxh3::xxh3_64;
+
+const HEADER: usize = 56;
+const KEY: &[u8] = b"victim";
+
+fuzz_target!(|data: &[u8]| {
+    let config = Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 64 };
+    let cache = Cache::create(&config).expect("create");
+    let ns = Namespace::root();
+    let original: Vec<u8> = (0..200u32).map(|i| (i * 7 % 251) as u8).collect();
+    assert!(cache.set(&ns, KEY, ValueKind(6), &original, 0).unwrap());
+    let layout = cache.region().fuzz_layout();
+    // The first entry of a fresh region is at virtual (and physical) ring offset 64.
+    let pos = layout.ring.0 + 64;
+    let ring_room = layout.ring.1 - 64;
+
+    let (&flags, bytes) = data.split_first().unwrap_or((&0, &[]));
+    let n = bytes.len().min(ring_room).min(8192);
+    // SAFETY: pos + n is inside the ring; this process is the only user of the mapping.
+    let entry = unsafe { std::slice::from_raw_parts_mut(layout.base.add(pos), ring_room) };
+    let mut hdr = [0u8; HEADER];
+    hdr.copy_from_slice(&entry[..HEADER]);
+    entry[..n].copy_from_slice(&bytes[..n]);
+    if flags & 1 != 0 {
+        entry[0..8].copy_from_slice(&64u64.to_le_bytes());
+    }
+    if flags & 2 != 0 {
+        entry[48..52].copy_from_slice(&hdr[48..52]); // key_len, ns_len
+        entry[HEADER..HEADER + KEY.len()].copy_from_slice(KEY);
+    }
+    if flags & 8 != 0 {
+        entry[16..40].copy_from_slice(&hdr[16..40]); // generation, expiry, epoch
+    }
+    fn field(entry: &[u8], at: usize, len: usize) -> u64 {
+        let mut b = [0u8; 8];
+        b[..len].copy_from_slice(&entry[at..at + len]);
+        u64::from_le_bytes(b)
+    }
+    // A legitimate writer never produces a raw length above what its stored bytes can hold
+    // (LZ4 expands at most ~255x): keep forged ones in that range so the harness does not
+    // just measure the allocator.
+    let stored_len = field(entry, 40, 4) as usize;
+    let raw_len = field(entry, 44, 4) as usize;
+    if raw_len > (stored_len + 16) * 255 {
+        entry[44..48].copy_from_slice(&(((stored_len + 16) * 255) as u32).to_le_bytes());
+    }
+    let key_len = field(entry, 48, 2) as usize;
+    let total = HEADER + key_len + stored_len;
+    let forged_sum = flags & 4 != 0 && total <= ring_room;
+    if forged_sum {
+        entry[8..16].fill(0);
+        let sum = xxh3_64(&entry[..total]);
+        entry[8..16].copy_from_slice(&sum.to_le_bytes());
+    }
+    let identical = entry[..HEADER + KEY.len() + original.len()] == {
+        let mut e = hdr.to_vec();
+        e.extend_from_slice(KEY);
+        e.extend_from_slice(&original);
+        e
+    }[..];
+
+    let mut out = Vec::new();
+    let hit = cache.get(&ns, KEY, &mut out).expect("get");
+    if let Some(kind) = hit {
+        if identical {
+            assert_eq!(out, original);
+            assert_eq!(kind, ValueKind(6));
+        } else {
+            assert!(forged_sum, "a forged entry without a valid checksum was returned");
+            let value = &entry[HEADER + key_len..total];
+            let flags_byte = entry[53];
+            if flags_byte & 1 != 0 {
+                let raw = field(entry, 44, 4) as usize;
+                let d = lz4_flex::block::decompress(value, raw).expect("returned value must decompress");
+                assert_eq!(d.len(), raw);
+                assert_eq!(out, d);
+            } else {
+                assert_eq!(out, value);
+            }
+            assert_eq!(kind, ValueKind(entry[52]));
+        }
+    }
+    // Everything else on the same key must cope too.
+    let _ = cache.exists(&ns, KEY).expect("exists");
+    let _ = cache.incr(&ns, KEY, 1).expect("incr");
+    let _ = cache.replace(&ns, KEY, ValueKind(6), b"r", 0).expect("replace");
+    // (A damaged entry whose key bytes still match once made add() retry until it gave up:
+    // fuzz/regressions/entry_read/add-on-damaged-entry.)
+    let _ = cache.add(&ns, KEY, ValueKind(6), b"a", 0).expect("add");
+    assert!(cache.set(&ns, KEY, ValueKind(6), b"fresh", 0).expect("set"));
+    assert_eq!(cache.get(&ns, KEY, &mut out).expect("get"), Some(ValueKind(6)));
+    assert_eq!(out, b"fresh");
+    let _ = cache.delete(&ns, KEY).expect("delete");
+    let s = cache.stats();
+    assert!(s.slots_used <= s.slots_total);
+});

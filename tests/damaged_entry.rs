@@ -1,0 +1,58 @@
+//! Regression tests for a bug found by fuzzing (docs/reliability.md): a key whose entry fails
+//! validation while its key bytes still match made add() retry against its own slot until it
+//! gave up ("too much contention"), kicking a neighbour. They need the `fuzzing` feature (to
+//! damage bytes of a live region); `scripts/test.sh` runs them (and so does `scripts/fuzz.sh`):
+//!
+//!   cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
+//!     --test damaged_entry
+#![cfg(feature = "fuzzing")]
+
+use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind};
+
+/// Flips one byte of the value of the entry stored for `key` (the first match in the ring), as a
+/// stalled writer that lapped the ring or a stray write would.
+fn damage_value(cache: &Cache, key: &[u8], value: &[u8]) {
+    let l = cache.region().fuzz_layout();
+    // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
+    let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
+    let mut needle = key.to_vec();
+    needle.extend_from_slice(value);
+    let at = ring.windows(needle.len()).position(|w| w == needle).expect("entry in the ring");
+    ring[at + key.len()] ^= 0x01;
+}
+
+#[test]
+fn add_on_a_damaged_entry() {
+    let config = Config { keys_memory_size: 1024, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    // 300 neighbours for 32 buckets (128 slots): the buckets are full.
+    let neighbours: Vec<Vec<u8>> = (0..300).map(|i| format!("neighbour-{i}").into_bytes()).collect();
+    for k in &neighbours {
+        assert!(cache.set(&ns, k, ValueKind(6), b"n", 0).unwrap());
+    }
+    assert!(cache.set(&ns, b"victim", ValueKind(6), b"old value", 0).unwrap());
+    damage_value(&cache, b"victim", b"old value");
+    let mut out = Vec::new();
+    assert_eq!(cache.get(&ns, b"victim", &mut out).unwrap(), None, "a damaged entry is a miss (as designed)");
+    let before = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
+    let r = cache.add(&ns, b"victim", ValueKind(6), b"new value", 0);
+    let after = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
+    assert!(matches!(r, Ok(true)), "add of a key whose only entry is damaged must store it, got {r:?}");
+    assert_eq!(after, before, "add must not evict other keys while it retries");
+}
+
+#[test]
+fn add_on_a_damaged_entry_reports_contention() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    assert!(cache.set(&ns, b"k", ValueKind(6), b"v1", 0).unwrap());
+    damage_value(&cache, b"k", b"v1");
+    // Before the fix: 10,000 lost "races" against its own damaged slot, then Err(Contended).
+    let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
+    assert!(!matches!(r, Err(Error::Contended)), "add gave up with 'too much contention' on an uncontended key");
+    let mut out = Vec::new();
+    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
+    assert_eq!(out, b"v2");
+}
