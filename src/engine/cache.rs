@@ -196,14 +196,13 @@ impl Cache {
     }
 
     fn index(&self) -> &[AtomicU64] {
-        let h = self.region.header();
-        self.region.words(h.index_offset, self.bucket_count * SLOTS_PER_BUCKET as u64)
+        self.region.words(self.region.index_offset, self.bucket_count * SLOTS_PER_BUCKET as u64)
     }
 
     fn namespaces(&self) -> NamespaceTable<'_> {
         let h = self.region.header();
         NamespaceTable {
-            words: self.region.words(h.ns_table_offset, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
+            words: self.region.words(self.region.ns_table_offset, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
             counter: &h.hot.ns_generation.0,
         }
     }

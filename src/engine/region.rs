@@ -109,6 +109,11 @@ pub struct Region {
     base: *mut u8,
     len: usize,
     owns_mapping: bool,
+    /// Where the areas are, copied from the header once it was written or validated: a stray
+    /// write into the shared header must not be able to send later accesses out of bounds.
+    pub(crate) ns_table_offset: u64,
+    pub(crate) index_offset: u64,
+    ring_offset: u64,
 }
 
 // SAFETY: the region is designed for concurrent use by many processes; all access to the shared
@@ -192,7 +197,14 @@ impl Region {
             (*h).hot.ns_generation.0.store(1, Ordering::Relaxed);
         }
         std::sync::atomic::fence(Ordering::SeqCst);
-        Ok(Region { base, len, owns_mapping: true })
+        Ok(Region {
+            base,
+            len,
+            owns_mapping: true,
+            ns_table_offset: lay.ns_table_offset,
+            index_offset: lay.index_offset,
+            ring_offset: lay.ring_offset,
+        })
     }
 
     /// Uses an existing mapping (e.g. a file another process created) after validating its header.
@@ -230,7 +242,14 @@ impl Region {
         {
             return Err(Error::BadRegion("sizes in the header do not match the mapping".into()));
         }
-        Ok(Region { base, len, owns_mapping: false })
+        Ok(Region {
+            base,
+            len,
+            owns_mapping: false,
+            ns_table_offset: lay.ns_table_offset,
+            index_offset: lay.index_offset,
+            ring_offset: lay.ring_offset,
+        })
     }
 
     pub(crate) fn header(&self) -> &Header {
@@ -249,8 +268,8 @@ impl Region {
 
     /// Raw pointer to the ring's first byte; callers bound every access by the ring capacity.
     pub(crate) fn ring_ptr(&self) -> *mut u8 {
-        // SAFETY: ring_offset is inside the mapping by construction of the layout.
-        unsafe { self.base.add(self.header().ring_offset as usize) }
+        // SAFETY: ring_offset was computed (or validated) by the layout, inside the mapping.
+        unsafe { self.base.add(self.ring_offset as usize) }
     }
 
     pub fn mapped_len(&self) -> usize {

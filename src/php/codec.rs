@@ -63,6 +63,8 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
         if encode_array(ht, &mut out, 0, what)? {
             (ARRAY, Cow::Owned(out))
         } else {
+            // serialize() runs user code that may end in a fatal error: hold nothing of ours.
+            drop(out);
             refuse_resources(value, 0, &mut Vec::new(), what)?;
             (SERIALIZED, Cow::Owned(serialize(value)?))
         }
@@ -213,7 +215,8 @@ fn serialize(value: &Zval) -> Result<Vec<u8>, PhpException> {
     Ok(out.map(|s| s.as_bytes().to_vec()).unwrap_or_default())
 }
 
-/// `bytes` must be followed by a NUL byte in memory (the parser may peek one byte past `max`).
+/// `bytes` must be followed by a NUL byte in memory (the parser may peek one byte past `max`):
+/// callers pass the contents of a zend_string, which always is.
 fn unserialize(bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
     let mut rval = Zval::new();
     let mut p = bytes.as_ptr();
@@ -240,7 +243,8 @@ pub fn string_zval(bytes: &[u8]) -> Zval {
 }
 
 /// Decodes a stored value. None means the bytes do not decode (treated as a miss); an Err is
-/// an exception thrown by user code during unserialize(). `bytes` must be followed by a NUL.
+/// an exception thrown by user code during unserialize(). For SERIALIZED, `bytes` must be a
+/// zend_string's contents (NUL-terminated, and freed by PHP if user code bails out).
 pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
     let mut z = Zval::new();
     match kind {

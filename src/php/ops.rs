@@ -50,12 +50,15 @@ fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
     let mut buf = READ_BUF.take();
     let hit = cache.get_raw(ns, key, &mut buf);
     let result = match hit {
-        Ok(Some((kind, range))) => {
-            // PHP's unserializer may look one byte past the end: give it a NUL there.
-            buf.truncate(range.end);
-            buf.push(0);
-            codec::decode(kind, &buf[range])
+        Ok(Some((kind, range))) if kind == codec::SERIALIZED => {
+            // unserialize() runs user code, which may end in a fatal error that skips our
+            // frames: give it PHP's own copy (freed with the request) and put the buffer back
+            // first, so nothing of ours can leak.
+            let bytes = ext_php_rs::types::ZendStr::new(&buf[range], false);
+            READ_BUF.set(buf);
+            return codec::decode(kind, bytes.as_bytes());
         }
+        Ok(Some((kind, range))) => codec::decode(kind, &buf[range]),
         Ok(None) => Ok(None),
         Err(e) => Err(value_error(e.to_string())),
     };
