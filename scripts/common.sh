@@ -41,3 +41,19 @@ build_release() {
     exit 1
   fi
 }
+
+# Test scripts: `check NAME COMMAND...` runs the command, prints PASS/FAIL and counts it in
+# $passed / $failed (each script ends with: echo "$passed passed, $failed failed").
+passed=0
+failed=0
+check() {
+  local name=$1
+  shift
+  if "$@"; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+  fi
+}

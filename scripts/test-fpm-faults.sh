@@ -50,19 +50,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-passed=0
-failed=0
-check() { # check NAME CONDITION-CMD...
-  local name=$1
-  shift
-  if "$@"; then
-    echo "PASS: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name"
-    failed=$((failed + 1))
-  fi
-}
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]

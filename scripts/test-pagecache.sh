@@ -14,19 +14,6 @@
 # and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
 
-passed=0
-failed=0
-check() { # check NAME COMMAND...: runs the command, counts and prints the result
-  local name=$1
-  shift
-  if "$@"; then
-    echo "PASS: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name"
-    failed=$((failed + 1))
-  fi
-}
 
 WORK=$(mktemp -d)
 POST_ID=

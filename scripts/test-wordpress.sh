@@ -9,19 +9,6 @@
 # Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
 
-passed=0
-failed=0
-check() { # check NAME COMMAND...: runs the command, counts and prints the result
-  local name=$1
-  shift
-  if "$@"; then
-    echo "PASS: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $name"
-    failed=$((failed + 1))
-  fi
-}
 
 WORK=$(mktemp -d)
 trap 'wp_stack_stop >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
