@@ -1,5 +1,6 @@
 //! zval ⇄ bytes. Scalars and strings are stored as they are; arrays of scalars, strings and
-//! arrays use a compact native encoding; anything holding objects or references goes through
+//! arrays use the compact native encoding of `crate::native` (which also holds its decoder, free
+//! of PHP so that it can be fuzzed); anything holding objects or references goes through
 //! PHP's own serialize()/unserialize(), which may run user code, so it is always called while
 //! nothing shared is held.
 
@@ -15,6 +16,7 @@ use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use crate::engine::ValueKind;
+use crate::native::{self, Item, Key, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_STRING, T_TRUE};
 
 pub const NULL: ValueKind = ValueKind(2);
 pub const FALSE: ValueKind = ValueKind(3);
@@ -25,18 +27,7 @@ pub const ARRAY: ValueKind = ValueKind(7);
 pub const SERIALIZED: ValueKind = ValueKind(8);
 
 /// Deeper arrays are handed to serialize(), which has its own limits.
-const MAX_NATIVE_DEPTH: u32 = 64;
-
-// Element tags of the native array encoding.
-const T_NULL: u8 = 0;
-const T_FALSE: u8 = 1;
-const T_TRUE: u8 = 2;
-const T_INT: u8 = 3;
-const T_DOUBLE: u8 = 4;
-const T_STRING: u8 = 5;
-const T_ARRAY: u8 = 6;
-const K_INT: u8 = 0;
-const K_STRING: u8 = 1;
+const MAX_NATIVE_DEPTH: u32 = native::MAX_DEPTH;
 
 pub struct Encoded<'a> {
     pub kind: ValueKind,
@@ -261,11 +252,7 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
         })),
         STRING => return Ok(Some(string_zval(bytes))),
         ARRAY => {
-            let mut reader = Reader { bytes, at: 0 };
-            let Some(ht) = reader.array(0) else { return Ok(None) };
-            if reader.at != bytes.len() {
-                return Ok(None);
-            }
+            let Some(ht) = native::decode(bytes, &mut TableSink) else { return Ok(None) };
             z.set_hashtable(ht);
         }
         SERIALIZED => return unserialize(bytes),
@@ -274,82 +261,46 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
     Ok(Some(z))
 }
 
+/// Builds the PHP array as the native decoder walks the bytes; a malformed input drops the
+/// tables built so far (ZBox releases them).
+struct TableSink;
+
+impl<'a> native::Sink<'a> for TableSink {
+    type Array = ZBox<ZendHashTable>;
+
+    #[inline]
+    fn begin_array(&mut self, count: usize) -> Self::Array {
+        // The decoder bounds count by the input's length, and it came from a u32.
+        ZendHashTable::with_capacity(count as u32)
+    }
+
+    #[inline]
+    fn element(&mut self, ht: &mut Self::Array, key: Key<'a>, item: Item<'a, Self::Array>) {
+        let mut v = Zval::new();
+        match item {
+            Item::Null => v.set_null(),
+            Item::Bool(b) => v.set_bool(b),
+            Item::Int(n) => v.set_long(n),
+            Item::Double(d) => v.set_double(d),
+            Item::String(s) => v = string_zval(s),
+            Item::Array(inner) => v.set_hashtable(inner),
+        }
+        insert(ht, key, v);
+    }
+}
+
 /// Inserts without ext-php-rs' key conversion: stored string keys came out of a PHP array, so
 /// they are never numeric strings and can go straight in.
-fn insert(ht: &mut ZendHashTable, key: Result<i64, &[u8]>, mut v: Zval) {
+#[inline]
+fn insert(ht: &mut ZendHashTable, key: Key<'_>, mut v: Zval) {
     let table: *mut ZendHashTable = ht;
     // SAFETY: `table` is a live, initialised array we own; the update copies the key bytes and
     // takes over the zval's value, so `v` is forgotten rather than destroyed.
     unsafe {
         match key {
-            Ok(i) => zend_hash_index_update(table, i as u64, &mut v),
-            Err(s) => zend_hash_str_update(table, s.as_ptr().cast(), s.len(), &mut v),
+            Key::Int(i) => zend_hash_index_update(table, i as u64, &mut v),
+            Key::Bytes(s) => zend_hash_str_update(table, s.as_ptr().cast(), s.len(), &mut v),
         };
     }
     std::mem::forget(v);
-}
-
-/// Bounds-checked reader of the native array encoding.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(n)?;
-        let s = self.bytes.get(self.at..end)?;
-        self.at = end;
-        Some(s)
-    }
-
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-
-    fn u32(&mut self) -> Option<usize> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
-    }
-
-    fn i64(&mut self) -> Option<i64> {
-        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn array(&mut self, depth: u32) -> Option<ext_php_rs::boxed::ZBox<ZendHashTable>> {
-        if depth > MAX_NATIVE_DEPTH {
-            return None;
-        }
-        let count = self.u32()?;
-        // Every element takes at least 6 bytes, so a corrupt count can't force a huge table.
-        if count > (self.bytes.len() - self.at) / 6 + 1 {
-            return None;
-        }
-        let mut ht = ZendHashTable::with_capacity(count as u32);
-        for _ in 0..count {
-            let key: Result<i64, &[u8]> = match self.u8()? {
-                K_INT => Ok(self.i64()?),
-                K_STRING => {
-                    let n = self.u32()?;
-                    Err(self.take(n)?)
-                }
-                _ => return None,
-            };
-            let mut v = Zval::new();
-            match self.u8()? {
-                T_NULL => v.set_null(),
-                T_FALSE => v.set_bool(false),
-                T_TRUE => v.set_bool(true),
-                T_INT => v.set_long(self.i64()?),
-                T_DOUBLE => v.set_double(f64::from_le_bytes(self.take(8)?.try_into().ok()?)),
-                T_STRING => {
-                    let n = self.u32()?;
-                    v = string_zval(self.take(n)?);
-                }
-                T_ARRAY => v.set_hashtable(self.array(depth + 1)?),
-                _ => return None,
-            }
-            insert(&mut ht, key, v);
-        }
-        Some(ht)
-    }
 }
