@@ -15,7 +15,6 @@
 
 use libfuzzer_sys::fuzz_target;
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
-use xxhash_rust::xxh3::xxh3_64;
 
 const HEADER: usize = 56;
 const KEY: &[u8] = b"victim";
@@ -66,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
     let forged_sum = flags & 4 != 0 && total <= ring_room;
     if forged_sum {
         entry[8..16].fill(0);
-        let sum = xxh3_64(&entry[..total]);
+        let sum = shmcache::engine::entry_checksum(&entry[..HEADER + key_len], &entry[HEADER + key_len..total]);
         entry[8..16].copy_from_slice(&sum.to_le_bytes());
     }
     let identical = entry[..HEADER + KEY.len() + original.len()] == {

@@ -5,13 +5,14 @@
 //! at worst an unpublished entry (garbage the ring will reuse) or a pending slot (invisible to
 //! readers and reclaimed by later inserts) — never a half-visible value.
 
-use std::cell::RefCell;
-use std::ops::Range;
+use std::cell::Cell;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::thread::LocalKey;
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-use super::entry::{align8, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN};
+use super::entry::{align8, checksum, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
 use super::error::Error;
 use super::index::{is_pending, make_word, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
@@ -82,11 +83,40 @@ enum Lookup {
     Present { slot: usize, word: u64, header: EntryHeader, damaged: bool },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Check {
-    Full,
-    KeyOnly,
+/// Where a read puts the value. Once the engine knows a slot holds the key, it asks for a buffer
+/// of the value's exact length, copies (or decompresses) the value into it and only then
+/// validates the entry; when validation fails it calls `discard` and may ask again for another
+/// candidate. The value bytes are therefore copied once, straight to where the caller wants them.
+///
+/// `buffer` is called while the engine holds nothing that must be released (no borrowed
+/// scratch buffer, no lock), so an implementation may allocate from an allocator that can
+/// abandon the whole call (PHP's emalloc bails out on memory_limit).
+///
+/// # Safety
+/// `buffer` must return a pointer valid for writes of `len` bytes that nobody else reads or
+/// writes until the next call to `buffer` or `discard`, or the end of the read.
+pub unsafe trait ValueSink {
+    fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8;
+    fn discard(&mut self);
 }
+
+// SAFETY: the pointer is to the Vec's own initialised storage of exactly `len` bytes, which only
+// this Vec owns and which stays put until the Vec is touched again.
+unsafe impl ValueSink for Vec<u8> {
+    fn buffer(&mut self, _kind: ValueKind, len: usize) -> *mut u8 {
+        self.clear();
+        self.resize(len, 0);
+        self.as_mut_ptr()
+    }
+
+    fn discard(&mut self) {
+        self.clear();
+    }
+}
+
+/// Values at least this long are validated in a private buffer before the caller's sink is asked
+/// for memory, so a damaged length field can never make the caller allocate a huge block.
+const DIRECT_COPY_MAX: usize = 1 << 20;
 
 #[inline]
 fn prefetch<T>(p: &T) {
@@ -95,12 +125,6 @@ fn prefetch<T>(p: &T) {
     unsafe {
         std::arch::x86_64::_mm_prefetch((p as *const T).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
     };
-}
-
-/// Where the stored value lies in a full copy of its entry.
-fn value_range(h: &EntryHeader) -> Range<usize> {
-    let start = HEADER_LEN + h.key_len as usize;
-    start..start + h.stored_len as usize
 }
 
 enum EntryRead {
@@ -133,10 +157,20 @@ impl RivalWatch {
 }
 
 thread_local! {
-    /// The entry being appended, built whole before it is copied into the ring.
-    static ENTRY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// Per-process buffers for values copied during writes and for (de)compression.
-    static SCRATCH: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Values read only to be validated (add, replace, delete, incr), and compressed bytes.
+    static READ_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// Compression output.
+    static COMPRESS_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Lends out a per-thread buffer. It is taken, not borrowed, so a nested use gets a fresh one
+/// and a caller abandoned by a longjmp (a PHP bailout inside a sink) loses the buffer instead of
+/// leaving it locked.
+fn with_buffer<R>(slot: &'static LocalKey<Cell<Vec<u8>>>, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    let mut buf = slot.take();
+    let r = f(&mut buf);
+    slot.set(buf);
+    r
 }
 
 fn now_secs() -> u64 {
@@ -270,12 +304,9 @@ impl Cache {
         true
     }
 
-    /// Reads the entry a slot word points at. With `Check::Full` the whole entry (header, key,
-    /// stored value) is copied into `buf` in one go and validated: key bytes, checksum, and a
-    /// re-check that the ring did not reuse the bytes meanwhile; the stored value is then
-    /// `buf[value_range(h)]`. `Check::KeyOnly` only establishes that the slot holds this key
-    /// (what a plain set needs to pick the slot to replace) and copies nothing into `buf`.
-    fn read_entry(&self, word: u64, ns: &[u8], key: &[u8], buf: &mut Vec<u8>, check: Check) -> EntryRead {
+    /// Establishes that the slot word points at an entry of this key, without validating the
+    /// value: what a plain set needs to pick the slot it replaces. The header is unverified.
+    fn read_key(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
         let cap = self.capacity;
         let tail = self.tail();
         let offset = word_offset(word, tail);
@@ -286,10 +317,51 @@ impl Cache {
         if pos + HEADER_LEN as u64 > cap {
             return EntryRead::Invalid;
         }
-        let ring = self.region.ring_ptr();
         let mut h = EntryHeader::default();
         // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header.
-        unsafe { ring::copy_out(ring, pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > cap {
+            return EntryRead::Invalid;
+        }
+        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
+            return EntryRead::Other;
+        }
+        if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) {
+            EntryRead::Same(h)
+        } else {
+            EntryRead::Other
+        }
+    }
+
+    /// Reads and validates the whole entry a slot word points at: the head (header + key) is
+    /// copied to the stack and compared with the key, the value goes to `sink`, then the
+    /// checksum and a re-check that the ring did not reuse the bytes meanwhile decide.
+    /// Compressed values arrive in the sink decompressed.
+    fn read_full<S: ValueSink>(&self, word: u64, ns: &[u8], key: &[u8], sink: &mut S) -> EntryRead {
+        let cap = self.capacity;
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, cap) {
+            return EntryRead::Other;
+        }
+        let pos = offset % cap;
+        let head_len = HEADER_LEN + ns.len() + key.len();
+        // Entries never straddle the ring's end: this key's entry can't start here.
+        if pos + head_len as u64 > cap {
+            return EntryRead::Invalid;
+        }
+        let ring = self.region.ring_ptr();
+        let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
+        // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
+        // are length-checked before any lookup; after the copy the first head_len bytes of
+        // `raw` are initialised, and only those are viewed as a slice.
+        let head = unsafe {
+            ring::copy_out(ring, pos, raw.as_mut_ptr().cast::<u8>(), head_len);
+            std::slice::from_raw_parts_mut(raw.as_mut_ptr().cast::<u8>(), head_len)
+        };
+        // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
+        // integers (any bit pattern is valid) and read_unaligned needs no alignment.
+        let h = unsafe { std::ptr::read_unaligned(head.as_ptr().cast::<EntryHeader>()) };
         let total = h.total_len();
         if h.offset != offset || total > self.max_entry_len || pos + total > cap {
             return EntryRead::Invalid;
@@ -297,35 +369,69 @@ impl Cache {
         if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
             return EntryRead::Other;
         }
-        if check == Check::KeyOnly {
-            return if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) { EntryRead::Same(h) } else { EntryRead::Other };
-        }
-        let used = HEADER_LEN + h.key_len as usize + h.stored_len as usize;
-        buf.clear();
-        buf.reserve(used);
-        // SAFETY: the entry lies within the ring (total checked above, used <= total); `buf` has
-        // capacity for `used` bytes, all initialised by the copy before set_len.
-        unsafe {
-            ring::copy_out(ring, pos, buf.as_mut_ptr(), used);
-            buf.set_len(used);
-        }
-        let (stored_ns, stored_key) = buf[HEADER_LEN..HEADER_LEN + h.key_len as usize].split_at(ns.len());
+        let (stored_ns, stored_key) = head[HEADER_LEN..].split_at(ns.len());
         if stored_ns != ns || stored_key != key {
             return EntryRead::Other;
         }
-        buf[CHECKSUM_RANGE].fill(0);
-        if xxh3_64(buf) != h.checksum {
-            return EntryRead::Invalid;
-        }
-        fence(Ordering::Acquire);
-        if !ring::is_intact(self.tail(), offset, cap) {
+        head[CHECKSUM_RANGE].fill(0);
+        let value_pos = pos + head_len as u64;
+        let stored_len = h.stored_len as usize;
+        let kind = ValueKind(h.kind);
+        let valid = if !h.compressed() && stored_len < DIRECT_COPY_MAX {
+            let dst = sink.buffer(kind, stored_len);
+            // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
+            // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes,
+            // which the copy initialises before they are viewed as a slice.
+            let value = unsafe {
+                ring::copy_out(ring, value_pos, dst, stored_len);
+                std::slice::from_raw_parts(dst.cast_const(), stored_len)
+            };
+            checksum(head, value) == h.checksum && self.unchanged_since_read(offset)
+        } else {
+            with_buffer(&READ_BUF, |stored| {
+                stored.clear();
+                stored.reserve(stored_len);
+                // SAFETY: as above for the ring range; `stored` has capacity for stored_len
+                // bytes, all initialised by the copy before set_len.
+                unsafe {
+                    ring::copy_out(ring, value_pos, stored.as_mut_ptr(), stored_len);
+                    stored.set_len(stored_len);
+                }
+                if checksum(head, stored) != h.checksum || !self.unchanged_since_read(offset) {
+                    return false;
+                }
+                // Validated, so the lengths can be trusted for the allocation below.
+                let out_len = if h.compressed() { h.raw_len as usize } else { stored_len };
+                let dst = sink.buffer(kind, out_len);
+                // SAFETY: the sink guarantees `dst` is writable for out_len bytes; zeroing them
+                // first makes the slice handed to the decompressor initialised memory.
+                let out = unsafe {
+                    std::ptr::write_bytes(dst, 0, out_len);
+                    std::slice::from_raw_parts_mut(dst, out_len)
+                };
+                if h.compressed() {
+                    matches!(lz4_flex::block::decompress_into(stored, out), Ok(n) if n == out_len)
+                } else {
+                    out.copy_from_slice(stored);
+                    true
+                }
+            })
+        };
+        if !valid {
+            sink.discard();
             return EntryRead::Invalid;
         }
         EntryRead::Same(h)
     }
 
-    /// Finds the published slot holding `key`, checking every candidate it reads.
-    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], buf: &mut Vec<u8>, check: Check) -> Lookup {
+    /// After copying an entry out: true when the ring has not started reusing its bytes.
+    fn unchanged_since_read(&self, offset: u64) -> bool {
+        fence(Ordering::Acquire);
+        ring::is_intact(self.tail(), offset, self.capacity)
+    }
+
+    /// Finds the published slot holding `key`, checking every candidate with `read`.
+    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
         let index = self.index();
         // The two candidate buckets are independent cache lines: start loading the second now.
         prefetch(&index[probe.buckets[1] as usize * 4]);
@@ -335,11 +441,11 @@ impl Cache {
             if word == 0 || is_pending(word) || word_tag(word) != probe.tag {
                 continue;
             }
-            match self.read_entry(word, &ns.name, key, buf, check) {
+            match read(word) {
                 EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
                 EntryRead::Invalid => {
                     self.bump(Counter::ValidationFailures);
-                    if let EntryRead::Same(header) = self.read_entry(word, &ns.name, key, buf, Check::KeyOnly) {
+                    if let EntryRead::Same(header) = self.read_key(word, &ns.name, key) {
                         return Lookup::Present { slot, word, header, damaged: true };
                     }
                 }
@@ -349,24 +455,32 @@ impl Cache {
         Lookup::Absent
     }
 
-    /// Looks `key` up. On a hit, `buf[range]` is the value (decompressed) and its kind is
-    /// returned; `buf` also holds bookkeeping bytes outside the range.
-    pub fn get_raw(&self, ns: &Namespace, key: &[u8], buf: &mut Vec<u8>) -> Result<Option<(ValueKind, Range<usize>)>, Error> {
+    /// Finds `key` and validates its whole entry, the value going to `sink`.
+    fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find(probe, ns, key, |word| self.read_full(word, &ns.name, key, sink))
+    }
+
+    /// Finds the slot holding `key` without validating the value.
+    fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
+        self.find(probe, ns, key, |word| self.read_key(word, &ns.name, key))
+    }
+
+    /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
+    /// kind is returned; on a miss the sink holds nothing the caller should use.
+    pub fn get_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        if let Lookup::Present { header, damaged: false, .. } = self.find(&probe, ns, key, buf, Check::Full) {
+        if let Lookup::Present { header, damaged: false, .. } = self.find_full(&probe, ns, key, sink) {
             match self.liveness(&header, generation) {
                 Liveness::Live => {
-                    if let Some(range) = self.finish_value(&header, buf) {
-                        self.bump(Counter::Hits);
-                        return Ok(Some((ValueKind(header.kind), range)));
-                    }
-                    self.bump(Counter::ValidationFailures);
+                    self.bump(Counter::Hits);
+                    return Ok(Some(ValueKind(header.kind)));
                 }
                 Liveness::Expired => self.bump(Counter::Expired),
                 Liveness::Flushed => {}
             }
+            sink.discard();
         }
         self.bump(Counter::Misses);
         Ok(None)
@@ -374,38 +488,11 @@ impl Cache {
 
     /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.
     pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
-        let hit = self.get_raw(ns, key, out)?;
-        match hit {
-            Some((kind, range)) => {
-                out.truncate(range.end);
-                out.drain(..range.start);
-                Ok(Some(kind))
-            }
-            None => {
-                out.clear();
-                Ok(None)
-            }
+        let hit = self.get_into(ns, key, out)?;
+        if hit.is_none() {
+            out.clear();
         }
-    }
-
-    /// Where the validated value is in `buf`, decompressing it first when it is compressed.
-    fn finish_value(&self, h: &EntryHeader, buf: &mut Vec<u8>) -> Option<Range<usize>> {
-        let range = value_range(h);
-        if !h.compressed() {
-            return Some(range);
-        }
-        SCRATCH.with(|s| {
-            let tmp = &mut s.borrow_mut().1;
-            tmp.clear();
-            tmp.resize(h.raw_len as usize, 0);
-            match lz4_flex::block::decompress_into(&buf[range], tmp) {
-                Ok(n) if n == h.raw_len as usize => {
-                    std::mem::swap(buf, tmp);
-                    Some(0..n)
-                }
-                _ => None,
-            }
-        })
+        Ok(hit)
     }
 
     /// Whether `key` is live (no hit/miss counted).
@@ -413,9 +500,8 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(SCRATCH.with(|s| {
-            let buf = &mut s.borrow_mut().0;
-            matches!(self.find(&probe, ns, key, buf, Check::Full),
+        Ok(with_buffer(&READ_BUF, |buf| {
+            matches!(self.find_full(&probe, ns, key, buf),
                 Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live)
         }))
     }
@@ -450,9 +536,7 @@ impl Cache {
         if value.len() > u32::MAX as usize {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let (lookup_buf, compress_buf) = &mut *s;
+        with_buffer(&COMPRESS_BUF, |compress_buf| {
             let (stored, flags) = self.maybe_compress(value, compress_buf);
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
@@ -466,7 +550,7 @@ impl Cache {
                 raw_len: value.len() as u32,
                 expires_at: Self::expiry(ttl),
             };
-            self.store_draft(&draft, mode, lookup_buf)
+            self.store_draft(&draft, mode)
         })
     }
 
@@ -483,15 +567,18 @@ impl Cache {
         }
     }
 
-    fn store_draft(&self, d: &Draft<'_>, mode: Mode, buf: &mut Vec<u8>) -> Result<bool, Error> {
+    fn store_draft(&self, d: &Draft<'_>, mode: Mode) -> Result<bool, Error> {
         let probe = self.probe(d.ns, d.key);
         let mut appended: Option<Appended> = None;
         let mut rival = RivalWatch::default();
         for _ in 0..MAX_ATTEMPTS {
             // A plain set only needs the slot that holds the key; add/replace decide on liveness,
             // so they validate the current entry fully.
-            let check = if mode == Mode::Set { Check::KeyOnly } else { Check::Full };
-            let lookup = self.find(&probe, d.ns, d.key, buf, check);
+            let lookup = if mode == Mode::Set {
+                self.find_key(&probe, d.ns, d.key)
+            } else {
+                with_buffer(&READ_BUF, |buf| self.find_full(&probe, d.ns, d.key, buf))
+            };
             let live = match &lookup {
                 Lookup::Present { header, damaged, .. } => {
                     !damaged && self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
@@ -518,7 +605,7 @@ impl Cache {
                 Lookup::Present { slot, word: old, .. } => self.index()[slot]
                     .compare_exchange(old, word, Ordering::AcqRel, Ordering::Relaxed)
                     .is_ok(),
-                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, buf),
+                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival),
             };
             if published {
                 self.bump(Counter::Sets);
@@ -560,28 +647,32 @@ impl Cache {
         };
         let ring = self.region.ring_ptr();
         let pos = offset % self.capacity;
-        ENTRY.with(|buf| {
-            // The entry is built in one buffer, hashed in one pass (the checksum field is zero
-            // while hashing, exactly as readers hash their copy) and copied in with one memcpy.
-            let mut buf = buf.borrow_mut();
-            buf.clear();
-            buf.extend_from_slice(eh.as_bytes());
-            buf.extend_from_slice(&d.ns.name);
-            buf.extend_from_slice(d.key);
-            buf.extend_from_slice(d.stored);
-            let sum = xxh3_64(&buf);
-            buf[CHECKSUM_RANGE].copy_from_slice(&sum.to_le_bytes());
-            // A stalled writer must not scribble over newer entries that now own these bytes.
-            // The check leaves only the copy itself as a window; readers' checksums cover it.
-            if !ring::is_intact(self.tail(), offset, self.capacity) {
-                return None;
-            }
-            // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never
-            // wraps) and buf.len() <= total; nothing is published until the caller's CAS, so no
-            // reader trusts these bytes yet.
-            unsafe { ring::copy_in(ring, pos, &buf) };
-            Some(())
-        })?;
+        let head_len = HEADER_LEN + key_len;
+        let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
+        // SAFETY: head_len <= HEAD_MAX (keys and namespaces are length-checked before any
+        // write); the three copies initialise exactly the first head_len bytes, and only those
+        // are viewed as a slice.
+        let head = unsafe {
+            let p = raw.as_mut_ptr().cast::<u8>();
+            std::ptr::copy_nonoverlapping(eh.as_bytes().as_ptr(), p, HEADER_LEN);
+            std::ptr::copy_nonoverlapping(d.ns.name.as_ptr(), p.add(HEADER_LEN), d.ns.name.len());
+            std::ptr::copy_nonoverlapping(d.key.as_ptr(), p.add(HEADER_LEN + d.ns.name.len()), d.key.len());
+            std::slice::from_raw_parts_mut(p, head_len)
+        };
+        let sum = checksum(head, d.stored);
+        head[CHECKSUM_RANGE].copy_from_slice(&sum.to_le_bytes());
+        // A stalled writer must not scribble over newer entries that now own these bytes.
+        // The check leaves only the copy itself as a window; readers' checksums cover it.
+        if !ring::is_intact(self.tail(), offset, self.capacity) {
+            return None;
+        }
+        // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps)
+        // and head + value fit in total; nothing is published until the caller's CAS, so no
+        // reader trusts these bytes yet.
+        unsafe {
+            ring::copy_in(ring, pos, head);
+            ring::copy_in(ring, pos + head_len as u64, d.stored);
+        }
         h.stats.add(Counter::ValuesWrittenBytes, total);
         if d.flags & FLAG_COMPRESSED != 0 {
             self.bump(Counter::CompressedCount);
@@ -603,25 +694,27 @@ impl Cache {
         offset: u64,
         word: u64,
         rival: &mut RivalWatch,
-        buf: &mut Vec<u8>,
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
         // Offsets are rebuilt relative to the tail, so the tail must be read after the words:
         // a word published after an older tail reading would decode to a bogus offset.
         let load = || {
-            let words: Vec<(usize, u64)> = probe.slots().map(|s| (s as usize, index[s as usize].load(Ordering::Acquire))).collect();
+            let mut words = Slots::default();
+            for s in probe.slots() {
+                words.push((s as usize, index[s as usize].load(Ordering::Acquire), false));
+            }
             (words, self.tail())
         };
         let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let (mut words, mut tail) = load();
         let mut stale_ok = false;
-        if !words.iter().any(|&(_, w)| is_free(w, tail)) {
+        if !words.iter().any(|&(_, w, _)| is_free(w, tail)) {
             // Full buckets: entries of an older flush epoch are garbage too (reading their
             // epoch costs a ring access, so only now); failing that, try one cuckoo move.
             let epoch = self.epoch();
-            stale_ok = words.iter().any(|&(_, w)| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
-            if !stale_ok && self.relocate_one(probe, buf) {
+            stale_ok = words.iter().any(|&(_, w, _)| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            if !stale_ok && self.relocate_one(probe) {
                 (words, tail) = load();
             }
         }
@@ -629,7 +722,9 @@ impl Cache {
         let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
         // Victim: a free slot (empty, recycled by the ring, or flushed) in the less loaded of
         // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        let words: Vec<(usize, u64, bool)> = words.into_iter().map(|(s, w)| (s, w, free(w))).collect();
+        for entry in words.iter_mut() {
+            entry.2 = free(entry.1);
+        }
         let free_in = |b: u64| words.iter().filter(|&&(s, _, free)| free && s as u64 / 4 == b).count();
         let preferred = if free_in(probe.buckets[1]) > free_in(probe.buckets[0]) { probe.buckets[1] } else { probe.buckets[0] };
         let (victim, old, victim_free) = *words
@@ -658,7 +753,7 @@ impl Cache {
                 continue;
             }
             let tail = self.tail();
-            if !matches!(self.read_entry(theirs & !PENDING, &ns.name, key, buf, Check::KeyOnly), EntryRead::Same(_)) {
+            if !matches!(self.read_key(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
                 continue;
             }
             if !is_pending(theirs) {
@@ -729,7 +824,7 @@ impl Cache {
     /// One cuckoo step: moves a resident of the key's two full buckets to its own other bucket
     /// when that has room, so the insert needs no kick. The move goes through a pending slot,
     /// so the resident is never published twice (at worst it is briefly missing).
-    fn relocate_one(&self, probe: &Probe, buf: &mut Vec<u8>) -> bool {
+    fn relocate_one(&self, probe: &Probe) -> bool {
         let index = self.index();
         let cap = self.capacity;
         for from in probe.slots().map(|s| s as usize) {
@@ -737,7 +832,7 @@ impl Cache {
             if word == 0 || is_pending(word) {
                 continue;
             }
-            let Some(theirs) = self.probe_of_resident(word, buf) else { continue };
+            let Some(theirs) = with_buffer(&READ_BUF, |buf| self.probe_of_resident(word, buf)) else { continue };
             let here = from as u64 / 4;
             if !theirs.buckets.contains(&here) {
                 continue;
@@ -769,10 +864,9 @@ impl Cache {
     pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
-        SCRATCH.with(|s| {
-            let buf = &mut s.borrow_mut().0;
+        with_buffer(&READ_BUF, |buf| {
             for _ in 0..MAX_ATTEMPTS {
-                match self.find(&probe, ns, key, buf, Check::Full) {
+                match self.find_full(&probe, ns, key, buf) {
                     Lookup::Absent => return Ok(false),
                     Lookup::Present { slot, word, header, damaged } => {
                         let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
@@ -803,13 +897,12 @@ impl Cache {
     fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
-        SCRATCH.with(|s| {
-            let buf = &mut s.borrow_mut().0;
+        with_buffer(&READ_BUF, |buf| {
             for _ in 0..MAX_ATTEMPTS {
-                let Lookup::Present { slot, word, header, damaged: false } = self.find(&probe, ns, key, buf, Check::Full) else {
+                let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, buf) else {
                     return Ok(None);
                 };
-                let Ok(bytes) = <[u8; 8]>::try_from(&buf[value_range(&header)]) else { return Ok(None) };
+                let Ok(bytes) = <[u8; 8]>::try_from(&buf[..]) else { return Ok(None) };
                 if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
                     || ValueKind(header.kind) != ValueKind::INT
                     || header.compressed()
@@ -915,6 +1008,28 @@ impl Cache {
             start_time: h.start_time,
             namespaces_used: self.namespaces().used(),
         }
+    }
+}
+
+/// The (slot, word, free) triples of a probe's candidate slots, on the stack.
+#[derive(Default)]
+struct Slots {
+    items: [(usize, u64, bool); 2 * SLOTS_PER_BUCKET],
+    len: usize,
+}
+
+impl Slots {
+    fn push(&mut self, item: (usize, u64, bool)) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, (usize, u64, bool)> {
+        self.items[..self.len].iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, (usize, u64, bool)> {
+        self.items[..self.len].iter_mut()
     }
 }
 

@@ -1,9 +1,14 @@
 //! Ring entries: a fixed header, then the full key (namespace bytes + key bytes), then the value.
 //!
 //! The checksum covers every header field, the key and the stored value, so a reader that copied
-//! an entry while another process overwrote it notices and treats the read as a miss.
+//! an entry while another process overwrote it notices and treats the read as a miss. The head
+//! (header + key) and the value are hashed separately and combined, so a reader can copy the
+//! value straight into its final destination and a writer straight from its source, with no
+//! intermediate copy of the whole entry.
 
 use std::ops::Range;
+
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 /// Bytes of the checksum field inside an entry; zeroed while hashing.
 pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
@@ -38,6 +43,8 @@ pub(crate) struct EntryHeader {
 }
 
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
+/// Longest head (header + namespace + key) an entry can have.
+pub(crate) const HEAD_MAX: usize = HEADER_LEN + crate::engine::MAX_NAMESPACE_LEN + crate::engine::MAX_KEY_LEN;
 const _: () = assert!(HEADER_LEN == 56);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, checksum) == CHECKSUM_RANGE.start);
@@ -57,6 +64,13 @@ impl EntryHeader {
         // always zero-initialised (`_pad`), so viewing it as bytes reads initialised memory.
         unsafe { std::slice::from_raw_parts((self as *const EntryHeader).cast::<u8>(), HEADER_LEN) }
     }
+}
+
+/// The checksum of an entry from its head (header with the checksum field zeroed, then the
+/// stored key) and its stored value.
+#[inline]
+pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
+    xxh3_64_with_seed(head, xxh3_64(value))
 }
 
 pub(crate) fn align8(n: u64) -> u64 {

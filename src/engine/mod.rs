@@ -13,12 +13,15 @@ mod region;
 mod ring;
 mod stats;
 
-pub use cache::{Cache, Namespace, ValueKind};
+pub use cache::{Cache, Namespace, ValueKind, ValueSink};
 pub use error::Error;
 pub use region::{Config, Region, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;
 #[cfg(feature = "fuzzing")]
 pub use region::FuzzLayout;
+/// How an entry's checksum is computed, for tests and fuzzers that forge entries.
+#[cfg(feature = "fuzzing")]
+pub use entry::checksum as entry_checksum;
 
 /// Longest key accepted, in bytes (the namespace is not counted).
 pub const MAX_KEY_LEN: usize = 4096;

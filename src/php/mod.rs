@@ -10,6 +10,7 @@ mod functions;
 mod info;
 mod ini;
 mod ops;
+mod sink;
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 

@@ -1,8 +1,6 @@
 //! The operations behind both the `shmcache_*` functions and the `ShmCache` methods. `func` is
 //! the PHP-visible name used in error messages ("shmcache_get", "ShmCache::get").
 
-use std::cell::Cell;
-
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::error::php_error;
 use ext_php_rs::exception::PhpException;
@@ -12,17 +10,11 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
 use super::codec;
+use super::sink::ZvalSink;
 use super::cache;
 use crate::engine::{Error, Namespace};
 
-thread_local! {
-    /// Reused buffer for values read from the region (taken while in use, so a get re-entered
-    /// from unserialize() simply allocates its own).
-    static READ_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
-
-fn arg<'a>(func: &'a str, n: u32, name: &str) -> impl Fn() -> String + 'a {
-    let name = name.to_string();
+fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
 }
 
@@ -47,23 +39,26 @@ fn refused(e: Error) -> PhpResult<bool> {
 /// Reads one key; Ok(None) on a miss.
 fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
     let Some(cache) = cache() else { return Ok(None) };
-    let mut buf = READ_BUF.take();
-    let hit = cache.get_raw(ns, key, &mut buf);
-    let result = match hit {
-        Ok(Some((kind, range))) if kind == codec::SERIALIZED => {
-            // unserialize() runs user code, which may end in a fatal error that skips our
-            // frames: give it PHP's own copy (freed with the request) and put the buffer back
-            // first, so nothing of ours can leak.
-            let bytes = ext_php_rs::types::ZendStr::new(&buf[range], false);
-            READ_BUF.set(buf);
-            return codec::decode(kind, bytes.as_bytes());
-        }
-        Ok(Some((kind, range))) => codec::decode(kind, &buf[range]),
-        Ok(None) => Ok(None),
-        Err(e) => Err(value_error(e.to_string())),
+    let mut sink = ZvalSink::new();
+    let kind = match cache.get_into(ns, key, &mut sink) {
+        Ok(Some(kind)) => kind,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(value_error(e.to_string())),
     };
-    READ_BUF.set(buf);
-    result
+    match sink.take_string() {
+        Some(s) if kind == codec::STRING => {
+            let mut z = Zval::new();
+            z.set_zend_string(s);
+            Ok(Some(z))
+        }
+        // unserialize() runs user code, which may end in a fatal error that skips our frames:
+        // drop the sink (its buffer goes back) first; the string is PHP's, freed with the request.
+        Some(s) => {
+            drop(sink);
+            codec::decode(kind, s.as_bytes())
+        }
+        None => codec::decode(kind, sink.bytes()),
+    }
 }
 
 pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResult<Zval> {
@@ -85,19 +80,22 @@ pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResu
 pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
     let what = arg(func, 1, "keys");
     let keys = keys.get(&what)?;
-    let mut wanted = Vec::with_capacity(keys.len());
+    let element = || format!("{} element", what());
+    // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
+    let mut it = keys.iter();
+    while let Some((_, k)) = it.next_zval() {
+        key_bytes(k.dereference(), &element)?;
+    }
+    let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let mut it = keys.iter();
     while let Some((_, k)) = it.next_zval() {
         let k = k.dereference();
-        let bytes = key_bytes(k, &|| format!("{} element", what()))?.into_owned();
-        wanted.push((k.shallow_clone(), bytes));
-    }
-    let mut out = ZendHashTable::with_capacity(wanted.len() as u32);
-    for (k, bytes) in wanted {
+        let bytes = key_bytes(k, &element)?;
         if let Some(v) = fetch(ns, &bytes)? {
-            match k.long() {
-                Some(i) => out.insert(i, v)?,
-                None => out.insert(&*ext_php_rs::types::ZendStr::new(&bytes, false), v)?,
+            // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
+            match k.zend_str() {
+                Some(s) => out.insert(s, v)?,
+                None => out.insert(k.long().unwrap_or_default(), v)?,
             }
         }
     }

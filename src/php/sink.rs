@@ -1,0 +1,96 @@
+//! Where a value read from the cache lands. Strings and serialized values go straight into a new
+//! zend_string, so their bytes are copied out of shared memory exactly once; other kinds (ints,
+//! floats, native arrays) into a reusable buffer that the codec decodes.
+
+use std::alloc::Layout;
+use std::cell::Cell;
+use std::mem::offset_of;
+
+use ext_php_rs::alloc::emalloc;
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::ffi::{zend_string, IS_STRING};
+use ext_php_rs::types::ZendStr;
+
+use super::codec::{SERIALIZED, STRING};
+use crate::engine::{ValueKind, ValueSink};
+
+/// GC_STRING from Zend/zend_types.h: IS_STRING | (GC_NOT_COLLECTABLE << GC_FLAGS_SHIFT).
+const GC_STRING: u32 = IS_STRING | (1 << 4);
+
+thread_local! {
+    /// Reused for non-string values; taken while in use, so a nested read (a get from inside
+    /// __wakeup) or one abandoned by a bailout simply gets a fresh buffer.
+    static VALUE_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// A request-lifetime zend_string of `len` bytes whose contents the caller fills in through the
+/// returned pointer (PHP's zend_string_alloc, an inline function and so not callable from here).
+fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
+    let header = offset_of!(zend_string, val);
+    let size = header.checked_add(len).and_then(|n| n.checked_add(1)).expect("value length fits in memory");
+    let layout = Layout::from_size_align(size, 8).expect("zend_string layout");
+    let p = emalloc(layout).cast::<zend_string>();
+    assert!(!p.is_null(), "emalloc returned null");
+    // SAFETY: `p` points at `size` fresh bytes from emalloc (which bails out rather than return
+    // a short block): room for the header fields written here, `len` bytes of contents and the
+    // terminating NUL at val[len]. The fields are set the way zend_string_alloc sets them for a
+    // non-persistent string, so ZBox's release (zend_string_release) frees it correctly.
+    unsafe {
+        (*p).gc.refcount = 1;
+        (*p).gc.u.type_info = GC_STRING;
+        (*p).h = 0;
+        (*p).len = len;
+        let contents = p.cast::<u8>().add(header);
+        *contents.add(len) = 0;
+        (ZBox::from_raw(p.cast::<ZendStr>()), contents)
+    }
+}
+
+pub struct ZvalSink {
+    string: Option<ZBox<ZendStr>>,
+    buf: Vec<u8>,
+}
+
+impl ZvalSink {
+    pub fn new() -> ZvalSink {
+        ZvalSink { string: None, buf: VALUE_BUF.take() }
+    }
+
+    /// The value read, as the zend_string it was copied into (strings, serialized values).
+    pub fn take_string(&mut self) -> Option<ZBox<ZendStr>> {
+        self.string.take()
+    }
+
+    /// The value read, for the kinds that go through the buffer.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+impl Drop for ZvalSink {
+    fn drop(&mut self) {
+        VALUE_BUF.set(std::mem::take(&mut self.buf));
+    }
+}
+
+// SAFETY: the pointer is either to the contents of a zend_string of exactly `len` bytes owned by
+// this sink, or to the sink's own Vec resized to `len`; both stay untouched until the next call.
+unsafe impl ValueSink for ZvalSink {
+    fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8 {
+        if kind == STRING || kind == SERIALIZED {
+            self.string = None;
+            let (s, contents) = alloc_zend_string(len);
+            self.string = Some(s);
+            contents
+        } else {
+            self.buf.clear();
+            self.buf.resize(len, 0);
+            self.buf.as_mut_ptr()
+        }
+    }
+
+    fn discard(&mut self) {
+        self.string = None;
+        self.buf.clear();
+    }
+}
