@@ -10,9 +10,9 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
 use super::codec;
-use super::sink::ZvalSink;
+use super::sink::{alloc_zend_string, ZvalSink};
 use super::cache;
-use crate::engine::{Error, Namespace};
+use crate::engine::{Error, Namespace, ValueKind};
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
@@ -116,21 +116,40 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
 }
 
 pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-    // Check and encode everything first, so a bad key or value stores nothing at all.
+    // Check and encode everything first, so a bad key or value stores nothing at all. The
+    // encoded values are kept in PHP's memory (an array of strings, kind byte first):
+    // serialize() runs user code, and a fatal error there abandons this call without running
+    // Rust destructors; PHP frees its own memory at the end of the request, ours would leak.
     let what = arg(func, 1, "values");
     let values = values.get(&what)?;
     let ttl = ttl.value(&arg(func, 2, "ttl"))?;
-    let mut items = Vec::with_capacity(values.len());
+    let mut encoded = ZendHashTable::with_capacity(values.len() as u32);
     let mut it = values.iter();
     while let Some((k, v)) = it.next_zval() {
-        let bytes = key_bytes(&k, &|| format!("{} key", what()))?.into_owned();
+        key_bytes(&k, &|| format!("{} key", what()))?;
         let enc = codec::encode(v, &|| format!("{} element", what()))?;
-        items.push((k, bytes, enc.kind, enc.bytes.into_owned()));
+        let (s, contents) = alloc_zend_string(1 + enc.bytes.len());
+        // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract) and
+        // does not overlap the encoded bytes, which live in our own buffer or the caller's value.
+        unsafe {
+            *contents = enc.kind.0;
+            std::ptr::copy_nonoverlapping(enc.bytes.as_ptr(), contents.add(1), enc.bytes.len());
+        }
+        drop(enc);
+        let mut z = Zval::new();
+        z.set_zend_string(s);
+        match k.zend_str() {
+            Some(key) => encoded.insert(key, z)?,
+            None => encoded.insert(k.long().unwrap_or_default(), z)?,
+        }
     }
     let mut failed = ZendHashTable::new();
-    for (k, bytes, kind, data) in items {
+    let mut it = encoded.iter();
+    while let Some((k, v)) = it.next_zval() {
+        let key = key_bytes(&k, &|| format!("{} key", what()))?;
+        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { continue };
         let ok = match cache() {
-            Some(c) => c.set(ns, &bytes, kind, &data, ttl).or_else(refused)?,
+            Some(c) => c.set(ns, &key, ValueKind(kind), data, ttl).or_else(refused)?,
             None => false,
         };
         if !ok {

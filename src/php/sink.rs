@@ -25,7 +25,7 @@ thread_local! {
 
 /// A request-lifetime zend_string of `len` bytes whose contents the caller fills in through the
 /// returned pointer (PHP's zend_string_alloc, an inline function and so not callable from here).
-fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
+pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
     let header = offset_of!(zend_string, val);
     let size = header.checked_add(len).and_then(|n| n.checked_add(1)).expect("value length fits in memory");
     let layout = Layout::from_size_align(size, 8).expect("zend_string layout");

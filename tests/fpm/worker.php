@@ -411,6 +411,22 @@ switch ($op) {
         echo "RESULT fail no fatal error\n";
         break;
 
+    case 'bail_sleep_multi': // fatal error inside __sleep, after setMulti encoded a large value
+        $size = (int) ($_GET['size'] ?? 4000000);
+        $o = new SleepPayload();
+        [$o->key, $o->seq, $o->data, $o->sum, $o->sleepSpin] = ['poison', 1, 'small', 'x', 30];
+        shmcache_set_multi(['poison:big' => random_bytes($size), 'poison:sleep' => $o]);
+        echo "RESULT fail no fatal error\n";
+        break;
+
+    case 'ctl_sleep_multi':  // control for bail_sleep_multi: the same setMulti, without a fatal error
+        $size = (int) ($_GET['size'] ?? 4000000);
+        $o = new SleepPayload();
+        [$o->key, $o->seq, $o->data, $o->sum] = ['poison', 1, 'small', 'x'];
+        $failed = shmcache_set_multi(['poison:big' => random_bytes($size), 'poison:sleep' => $o]);
+        echo 'RESULT ' . ($failed === [] ? 'ok' : 'fail') . "\n";
+        break;
+
     case 'ctl_wakeup':     // control for bail_wakeup: the same get, without a fatal error
         $size = (int) ($_GET['size'] ?? 4000000);
         $o = new SleepPayload();
