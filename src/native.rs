@@ -60,9 +60,9 @@ pub enum Item<'a, A> {
 /// malformed, [`decode`] drops whatever the sink built so far.
 pub trait Sink<'a> {
     type Array;
-    /// A new array about to receive `count` elements. `count` fits in a u32 and the decoder
-    /// has checked that the rest of the input can hold that many elements, on top of those
-    /// still owed to the enclosing arrays; the input may still end malformed before they come.
+    /// A new array about to receive `count` elements. `count` fits in a u32, and the counts of
+    /// one input add up to at most its length / 6 (the least an element takes), so reserving
+    /// room for them up front is safe; the input may still end malformed before they come.
     fn begin_array(&mut self, count: usize) -> Self::Array;
     fn element(&mut self, array: &mut Self::Array, key: Key<'a>, item: Item<'a, Self::Array>);
 }
@@ -72,19 +72,22 @@ pub trait Sink<'a> {
 /// bytes).
 #[inline]
 pub fn decode<'a, S: Sink<'a>>(bytes: &'a [u8], sink: &mut S) -> Option<S::Array> {
-    let mut reader = Reader { bytes, at: 0, owed: 0 };
-    let array = reader.array(sink, 0)?;
+    let mut reader = Reader { bytes, at: 0, unannounced: bytes.len() / MIN_ELEMENT_LEN, sink };
+    let array = reader.array(0)?;
     (reader.at == bytes.len()).then_some(array)
 }
 
-struct Reader<'a> {
+/// The sink rides along in here rather than as an argument of every recursive call: one
+/// register fewer in the per-element loop, which is on the path of every array read.
+struct Reader<'a, 's, S> {
     bytes: &'a [u8],
     at: usize,
-    /// Elements announced by the counts of the arrays being read that have not started yet.
-    owed: usize,
+    /// How many more elements the counts still to come may announce, at every depth.
+    unannounced: usize,
+    sink: &'s mut S,
 }
 
-impl<'a> Reader<'a> {
+impl<'a, S: Sink<'a>> Reader<'a, '_, S> {
     #[inline]
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let end = self.at.checked_add(n)?;
@@ -108,23 +111,22 @@ impl<'a> Reader<'a> {
         self.take(8)?.try_into().ok()
     }
 
-    fn array<S: Sink<'a>>(&mut self, sink: &mut S, depth: u32) -> Option<S::Array> {
+    fn array(&mut self, depth: u32) -> Option<S::Array> {
         if depth > MAX_DEPTH {
             return None;
         }
         let count = self.u32()?;
-        // Every element takes at least MIN_ELEMENT_LEN bytes, and so does every element the
-        // enclosing arrays still owe, which all come after this array. Checking both before
-        // the sink reserves room keeps a corrupt count, even one repeated at every depth, from
-        // costing more than the input's length in reserved elements.
-        let left = self.bytes.len() - self.at;
-        if self.owed.checked_add(count)?.checked_mul(MIN_ELEMENT_LEN)? > left {
+        // Every element owns at least MIN_ELEMENT_LEN bytes that no other element shares (its
+        // key and its value tag), and its own elements come after the count: check both before
+        // the sink reserves room, so that corrupt counts, even one at every depth, never cost
+        // more than the input's length / MIN_ELEMENT_LEN reserved elements in all. Checked per
+        // array, not per element, to keep the element loop as it was.
+        if count > (self.bytes.len() - self.at) / MIN_ELEMENT_LEN {
             return None;
         }
-        self.owed += count;
-        let mut array = sink.begin_array(count);
+        self.unannounced = self.unannounced.checked_sub(count)?;
+        let mut array = self.sink.begin_array(count);
         for _ in 0..count {
-            self.owed -= 1;
             let key = match self.u8()? {
                 K_INT => Key::Int(i64::from_le_bytes(self.le8()?)),
                 K_STRING => {
@@ -143,10 +145,10 @@ impl<'a> Reader<'a> {
                     let n = self.u32()?;
                     Item::String(self.take(n)?)
                 }
-                T_ARRAY => Item::Array(self.array(sink, depth + 1)?),
+                T_ARRAY => Item::Array(self.array(depth + 1)?),
                 _ => return None,
             };
-            sink.element(&mut array, key, item);
+            self.sink.element(&mut array, key, item);
         }
         Some(array)
     }
@@ -402,8 +404,8 @@ mod tests {
         assert_eq!(decode_tree(&two).map(|v| v.len()), Some(2));
 
         // A chain of nested arrays, each announcing as many elements as the bytes after it
-        // could hold on their own: the elements the outer arrays still owe count too, so what
-        // the sink reserves stays within the input's length.
+        // could hold on their own: all counts together must fit the input, so what the sink
+        // reserves stays within the input's length.
         let mut b = Vec::new();
         for _ in 0..=MAX_DEPTH {
             b.extend_from_slice(&1000u32.to_le_bytes());
