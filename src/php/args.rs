@@ -36,6 +36,12 @@ impl<'a> FromZvalMut<'a> for Found<'a> {
     }
 }
 
+impl<'a> From<Option<&'a mut Zval>> for Found<'a> {
+    fn from(z: Option<&'a mut Zval>) -> Self {
+        Found(z)
+    }
+}
+
 impl Found<'_> {
     pub fn set(&mut self, found: bool) {
         if let Some(z) = self.0.as_deref_mut() {

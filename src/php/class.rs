@@ -41,7 +41,13 @@ impl StubLiteral for NamespaceArg<'_> {
 #[php(name = "ShmCache")]
 #[php(flags = ClassFlags::Final)]
 pub struct ShmCache {
-    ns: Namespace,
+    pub(super) ns: Namespace,
+}
+
+impl ShmCache {
+    pub(super) fn class_entry() -> &'static ext_php_rs::zend::ClassEntry {
+        <ShmCache as ext_php_rs::class::RegisteredClass>::get_metadata().ce()
+    }
 }
 
 #[php_impl]

@@ -11,7 +11,7 @@ use super::info;
 use super::ops::{self, Write};
 use crate::engine::Namespace;
 
-fn root() -> &'static Namespace {
+pub(super) fn root() -> &'static Namespace {
     static ROOT: OnceLock<Namespace> = OnceLock::new();
     ROOT.get_or_init(Namespace::root)
 }

@@ -6,6 +6,7 @@
 mod args;
 mod class;
 mod codec;
+mod fast;
 mod functions;
 mod info;
 mod ini;
@@ -78,11 +79,19 @@ extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
     0
 }
 
+/// RINIT: the first request of each process installs the hand-written handlers (`fast`).
+extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
+    // A panic must not unwind into PHP; the handlers simply stay the generated ones.
+    let _ = std::panic::catch_unwind(fast::install_once);
+    0
+}
+
 #[php_module]
 #[php(startup = "startup")]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     functions::register(module)
         .shutdown_function(shutdown)
+        .request_startup_function(request_startup)
         .info_function(info::php_info)
         .constant(wrap_constant!(SHMCACHE_VERSION))
         .constant(wrap_constant!(SHMCACHE_MAX_KEY_LENGTH))
