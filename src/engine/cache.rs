@@ -198,6 +198,7 @@ enum Mode {
 pub struct Cache {
     region: Region,
     capacity: u64,
+    ring_size: ring::RingSize,
     bucket_count: u64,
     max_entry_len: u64,
     compress_threshold: u64,
@@ -213,6 +214,7 @@ impl Cache {
         let h = region.header();
         Cache {
             capacity: h.ring_capacity,
+            ring_size: ring::RingSize::new(h.ring_capacity),
             bucket_count: h.bucket_count,
             max_entry_len: h.max_entry_len,
             compress_threshold: h.compress_threshold,
@@ -313,7 +315,7 @@ impl Cache {
         if !ring::is_intact(tail, offset, cap) {
             return EntryRead::Other;
         }
-        let pos = offset % cap;
+        let pos = self.ring_size.pos(offset);
         if pos + HEADER_LEN as u64 > cap {
             return EntryRead::Invalid;
         }
@@ -344,7 +346,7 @@ impl Cache {
         if !ring::is_intact(tail, offset, cap) {
             return EntryRead::Other;
         }
-        let pos = offset % cap;
+        let pos = self.ring_size.pos(offset);
         let head_len = HEADER_LEN + ns.len() + key.len();
         // Entries never straddle the ring's end: this key's entry can't start here.
         if pos + head_len as u64 > cap {
@@ -536,8 +538,7 @@ impl Cache {
         if value.len() > u32::MAX as usize {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
-        with_buffer(&COMPRESS_BUF, |compress_buf| {
-            let (stored, flags) = self.maybe_compress(value, compress_buf);
+        let store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
             }
@@ -551,12 +552,22 @@ impl Cache {
                 expires_at: Self::expiry(ttl),
             };
             self.store_draft(&draft, mode)
+        };
+        if !self.worth_compressing(value) {
+            return store_as(value, 0);
+        }
+        with_buffer(&COMPRESS_BUF, |compress_buf| {
+            let (stored, flags) = self.maybe_compress(value, compress_buf);
+            store_as(stored, flags)
         })
     }
 
+    fn worth_compressing(&self, value: &[u8]) -> bool {
+        self.compress_threshold != 0 && value.len() as u64 >= self.compress_threshold
+    }
+
     fn maybe_compress<'v>(&self, value: &'v [u8], buf: &'v mut Vec<u8>) -> (&'v [u8], u8) {
-        let threshold = self.compress_threshold;
-        if threshold == 0 || (value.len() as u64) < threshold {
+        if !self.worth_compressing(value) {
             return (value, 0);
         }
         buf.clear();
@@ -627,7 +638,7 @@ impl Cache {
         let key_len = d.ns.name.len() + d.key.len();
         let total = align8((HEADER_LEN + key_len + d.stored.len()) as u64);
         let h = self.region.header();
-        let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.capacity, total);
+        let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.ring_size, total);
         if new_lap {
             self.bump(Counter::Recycles);
         }
@@ -646,7 +657,7 @@ impl Cache {
             _pad: [0; 2],
         };
         let ring = self.region.ring_ptr();
-        let pos = offset % self.capacity;
+        let pos = self.ring_size.pos(offset);
         let head_len = HEADER_LEN + key_len;
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
         // SAFETY: head_len <= HEAD_MAX (keys and namespaces are length-checked before any
@@ -778,7 +789,7 @@ impl Cache {
     /// The flush epoch an entry was written under, read straight from its header.
     fn entry_epoch(&self, word: u64, tail: u64) -> Option<u64> {
         let offset = word_offset(word, tail);
-        let pos = offset % self.capacity + EPOCH_FIELD as u64;
+        let pos = self.ring_size.pos(offset) + EPOCH_FIELD as u64;
         if !ring::is_intact(tail, offset, self.capacity) || pos + 8 > self.capacity {
             return None;
         }
@@ -796,7 +807,7 @@ impl Cache {
         if !ring::is_intact(tail, offset, cap) {
             return None;
         }
-        let pos = offset % cap;
+        let pos = self.ring_size.pos(offset);
         if pos + HEADER_LEN as u64 > cap {
             return None;
         }

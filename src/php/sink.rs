@@ -48,12 +48,13 @@ pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
 
 pub struct ZvalSink {
     string: Option<ZBox<ZendStr>>,
-    buf: Vec<u8>,
+    /// Taken from VALUE_BUF only when a non-string value arrives.
+    buf: Option<Vec<u8>>,
 }
 
 impl ZvalSink {
     pub fn new() -> ZvalSink {
-        ZvalSink { string: None, buf: VALUE_BUF.take() }
+        ZvalSink { string: None, buf: None }
     }
 
     /// The value read, as the zend_string it was copied into (strings, serialized values).
@@ -63,13 +64,15 @@ impl ZvalSink {
 
     /// The value read, for the kinds that go through the buffer.
     pub fn bytes(&self) -> &[u8] {
-        &self.buf
+        self.buf.as_deref().unwrap_or_default()
     }
 }
 
 impl Drop for ZvalSink {
     fn drop(&mut self) {
-        VALUE_BUF.set(std::mem::take(&mut self.buf));
+        if let Some(buf) = self.buf.take() {
+            VALUE_BUF.set(buf);
+        }
     }
 }
 
@@ -83,14 +86,17 @@ unsafe impl ValueSink for ZvalSink {
             self.string = Some(s);
             contents
         } else {
-            self.buf.clear();
-            self.buf.resize(len, 0);
-            self.buf.as_mut_ptr()
+            let buf = self.buf.get_or_insert_with(|| VALUE_BUF.take());
+            buf.clear();
+            buf.resize(len, 0);
+            buf.as_mut_ptr()
         }
     }
 
     fn discard(&mut self) {
         self.string = None;
-        self.buf.clear();
+        if let Some(buf) = self.buf.as_mut() {
+            buf.clear();
+        }
     }
 }
