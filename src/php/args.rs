@@ -8,6 +8,7 @@ use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
 
+use super::hash::Key;
 use crate::engine::MAX_KEY_LEN;
 
 /// Any zval passed where a key is expected; checked by `key_bytes` so errors name the function
@@ -109,6 +110,19 @@ pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a
     } else {
         return Err(type_error(format!("{} must be of type string, {} given", what(), type_name(zval))));
     };
+    checked_key(bytes, what)
+}
+
+/// The bytes of an array key used as a cache key (set_multi).
+pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
+    let bytes = match key {
+        Key::Str(s) => Cow::Borrowed(s.as_bytes()),
+        Key::Index(n) => Cow::Owned(n.to_string().into_bytes()),
+    };
+    checked_key(bytes, what)
+}
+
+fn checked_key<'a>(bytes: Cow<'a, [u8]>, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
     if bytes.is_empty() {
         return Err(value_error(format!("{} cannot be empty", what())));
     }

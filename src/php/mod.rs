@@ -8,6 +8,7 @@ mod class;
 mod codec;
 mod fast;
 mod functions;
+mod hash;
 mod info;
 mod ini;
 mod ops;

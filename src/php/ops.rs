@@ -8,8 +8,9 @@ use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
+use super::args::{array_key_bytes, key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
 use super::codec;
+use super::hash::{self, Key};
 use super::sink::{alloc_zend_string, ZvalSink};
 use super::cache;
 use crate::engine::{Error, Namespace, ValueKind};
@@ -82,13 +83,9 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     let keys = keys.get(&what)?;
     let element = || format!("{} element", what());
     // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
-    let mut it = keys.iter();
-    while let Some((_, k)) = it.next_zval() {
-        key_bytes(k.dereference(), &element)?;
-    }
+    hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
-    let mut it = keys.iter();
-    while let Some((_, k)) = it.next_zval() {
+    hash::try_for_each(keys, |_, k| -> PhpResult<()> {
         let k = k.dereference();
         let bytes = key_bytes(k, &element)?;
         if let Some(v) = fetch(ns, &bytes)? {
@@ -98,7 +95,8 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
                 None => out.insert(k.long().unwrap_or_default(), v)?,
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -124,9 +122,9 @@ pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> P
     let values = values.get(&what)?;
     let ttl = ttl.value(&arg(func, 2, "ttl"))?;
     let mut encoded = ZendHashTable::with_capacity(values.len() as u32);
-    let mut it = values.iter();
-    while let Some((k, v)) = it.next_zval() {
-        key_bytes(&k, &|| format!("{} key", what()))?;
+    let key_what = || format!("{} key", what());
+    hash::try_for_each(values, |k, v| -> PhpResult<()> {
+        array_key_bytes(k, &key_what)?;
         let enc = codec::encode(v, &|| format!("{} element", what()))?;
         let (s, contents) = alloc_zend_string(1 + enc.bytes.len());
         // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract) and
@@ -138,24 +136,28 @@ pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> P
         drop(enc);
         let mut z = Zval::new();
         z.set_zend_string(s);
-        match k.zend_str() {
-            Some(key) => encoded.insert(key, z)?,
-            None => encoded.insert(k.long().unwrap_or_default(), z)?,
+        match k {
+            Key::Str(key) => encoded.insert(key, z)?,
+            Key::Index(i) => encoded.insert(i, z)?,
         }
-    }
+        Ok(())
+    })?;
     let mut failed = ZendHashTable::new();
-    let mut it = encoded.iter();
-    while let Some((k, v)) = it.next_zval() {
-        let key = key_bytes(&k, &|| format!("{} key", what()))?;
-        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { continue };
+    hash::try_for_each(&encoded, |k, v| -> PhpResult<()> {
+        let key = array_key_bytes(k, &key_what)?;
+        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { return Ok(()) };
         let ok = match cache() {
             Some(c) => c.set(ns, &key, ValueKind(kind), data, ttl).or_else(refused)?,
             None => false,
         };
         if !ok {
-            failed.push(k)?;
+            match k {
+                Key::Str(key) => failed.push(codec::string_zval(key.as_bytes()))?,
+                Key::Index(i) => failed.push(i)?,
+            }
         }
-    }
+        Ok(())
+    })?;
     Ok(failed)
 }
 
