@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # WordPress front page and single post: requests/s, p50 and p95 at concurrency 4 and 8, with no
-# object cache and with the shmcache drop-in, plus SQL queries and object-cache calls per page.
+# object cache and with the shmcache drop-in, plus SQL queries and object-cache calls per page,
+# then where each page's CPU time goes (an Excimer profile, bench/wp_profile.py).
 # Uses its own stack (own loopback address, port and directory) so it never disturbs another.
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095} WP_STACK_PRODUCTION=1
 export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
@@ -48,3 +49,32 @@ for path in / "$single"; do
     echo "- $name, concurrency $c: shmcache drop-in / no object cache = $(php -r "printf('%.2f', ${RPS[shmcache$path$c]} / ${RPS[none$path$c]});")×"
   done
 done
+
+# Where the time goes: a CPU profile of the same pages (Excimer, sampling every 0.25 ms of CPU
+# time, only in requests that ask for it; the throughput runs above had no profiler loaded).
+apt_need php-excimer
+PROFILE_DIR="$ROOT/target/bench/profile"
+mkdir -p "$PROFILE_DIR"
+export WP_STACK_FPM_ARGS="-d extension=excimer.so -d auto_prepend_file=$ROOT/wordpress/stack/profile-prepend.php"
+wp_stack_fpm_start >&2
+profile_page() { # profile_page PATH OUT
+  local i
+  for i in $(seq 5); do curl -s -o /dev/null "$WP_STACK_URL$1"; done
+  : >"$2"
+  for i in $(seq "${BENCH_WP_PROFILE_REQUESTS:-100}"); do
+    curl -s -H 'X-WP-Stack-Profile: 1' "$WP_STACK_URL$1" | sed -n '/^<!-- wp-stack-profile$/,/^-->$/p' | sed '1d;$d' >>"$2"
+  done
+}
+profiles=()
+for mode in none shmcache; do
+  if [ $mode = none ]; then wp_stack_dropin off >&2; else wp_stack_dropin on >&2; wp_stack_flush >/dev/null; fi
+  for path in / "$single"; do
+    name=$([ "$path" = / ] && echo "front page" || echo "single post")
+    profile_page "$path" "$PROFILE_DIR/${name// /-}-$mode.txt"
+    profiles+=("$name, $([ $mode = none ] && echo 'no object cache' || echo 'shmcache drop-in')=$PROFILE_DIR/${name// /-}-$mode.txt")
+  done
+done
+echo
+echo "Where a page's CPU time goes (Excimer samples of ${BENCH_WP_PROFILE_REQUESTS:-100} requests per column, one at a time):"
+echo
+python3 "$ROOT/bench/wp_profile.py" "${profiles[@]}"
