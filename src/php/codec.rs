@@ -15,6 +15,7 @@ use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
+use super::hash::{self, Key as ArrayKey};
 use crate::engine::ValueKind;
 use crate::native::{self, Item, Key, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_STRING, T_TRUE};
 
@@ -81,17 +82,17 @@ fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn
     }
     let mut native = true;
     put_len(out, ht.len());
-    let mut it = ht.iter();
-    while let Some((key, v)) = it.next_zval() {
-        if let Some(i) = key.long() {
-            out.push(K_INT);
-            out.extend_from_slice(&i.to_le_bytes());
-        } else if let Some(s) = key.zend_str() {
-            out.push(K_STRING);
-            put_len(out, s.len());
-            out.extend_from_slice(s.as_bytes());
-        } else {
-            native = false;
+    hash::try_for_each(ht, |key, v| -> Result<(), PhpException> {
+        match key {
+            ArrayKey::Index(i) => {
+                out.push(K_INT);
+                out.extend_from_slice(&i.to_le_bytes());
+            }
+            ArrayKey::Str(s) => {
+                out.push(K_STRING);
+                put_len(out, s.len());
+                out.extend_from_slice(s.as_bytes());
+            }
         }
         if v.is_reference() || v.is_indirect() {
             native = false;
@@ -121,7 +122,8 @@ fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn
         } else {
             return Err(type_error(format!("{} cannot contain a {}", what(), super::args::type_name(v))));
         }
-    }
+        Ok(())
+    })?;
     Ok(native)
 }
 
