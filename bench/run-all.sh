@@ -7,7 +7,7 @@
 #   BENCH_SKIP_WP=1              skip the WordPress part
 source "$(dirname "$0")/../scripts/common.sh"
 build_release
-apt_need php8.2-apcu php8.2-memcached php8.2-redis memcached redis-server apache2-utils python3-pip
+apt_need php8.2-apcu php8.2-memcached php8.2-redis memcached redis-server apache2-utils python3-pip valgrind
 python3 -c 'import matplotlib' 2>/dev/null || pip install -q matplotlib
 
 OUT="$ROOT/target/bench"
@@ -62,6 +62,8 @@ php_all() {
 start_servers 512
 log "micro benchmarks"
 php_all 256M "$ROOT/bench/suite.php" micro --json "$OUT/micro.json" | tee "$OUT/micro.md"
+log "instructions per operation (callgrind)"
+bash "$ROOT/bench/instructions.sh" | tee "$OUT/instructions.md"
 log "contention: 1, 2, 4 processes, enough memory"
 BENCH_SECONDS=${BENCH_CONTENTION_SECONDS:-1} php_all 256M "$ROOT/bench/suite.php" contention --json "$OUT/contention.json" | tee "$OUT/contention.md"
 log "contention: value memory smaller than the working set (every cache gets 4 MB)"

@@ -114,6 +114,54 @@ unsafe impl ValueSink for Vec<u8> {
     }
 }
 
+/// Receives values the engine reads only to validate or inspect them (delete, exists, add,
+/// replace, incr): small ones (counters, flags) on the stack, larger ones in a per-thread buffer.
+struct LocalSink {
+    inline: [u8; 64],
+    len: usize,
+    heap: Option<Vec<u8>>,
+}
+
+impl LocalSink {
+    fn new() -> LocalSink {
+        LocalSink { inline: [0; 64], len: 0, heap: None }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.heap {
+            Some(v) if self.len > self.inline.len() => v,
+            _ => &self.inline[..self.len],
+        }
+    }
+}
+
+impl Drop for LocalSink {
+    fn drop(&mut self) {
+        if let Some(v) = self.heap.take() {
+            LOCAL_BUF.set(v);
+        }
+    }
+}
+
+// SAFETY: the pointer is to the sink's own inline array (len <= 64) or to its own Vec resized to
+// `len`; the sink is borrowed for the whole read, so neither moves or changes meanwhile.
+unsafe impl ValueSink for LocalSink {
+    fn buffer(&mut self, _kind: ValueKind, len: usize) -> *mut u8 {
+        self.len = len;
+        if len <= self.inline.len() {
+            return self.inline.as_mut_ptr();
+        }
+        let v = self.heap.get_or_insert_with(|| LOCAL_BUF.take());
+        v.clear();
+        v.resize(len, 0);
+        v.as_mut_ptr()
+    }
+
+    fn discard(&mut self) {
+        self.len = 0;
+    }
+}
+
 /// Values at least this long are validated in a private buffer before the caller's sink is asked
 /// for memory, so a damaged length field can never make the caller allocate a huge block.
 const DIRECT_COPY_MAX: usize = 1 << 20;
@@ -157,8 +205,11 @@ impl RivalWatch {
 }
 
 thread_local! {
-    /// Values read only to be validated (add, replace, delete, incr), and compressed bytes.
+    /// Compressed and large values, validated before the caller's sink gets them; keys read
+    /// back for a cuckoo move.
     static READ_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// Larger values read only to be validated (LocalSink).
+    static LOCAL_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     /// Compression output.
     static COMPRESS_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
@@ -502,10 +553,9 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(with_buffer(&READ_BUF, |buf| {
-            matches!(self.find_full(&probe, ns, key, buf),
-                Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live)
-        }))
+        let mut sink = LocalSink::new();
+        Ok(matches!(self.find_full(&probe, ns, key, &mut sink),
+            Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
     }
 
     pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
@@ -588,7 +638,7 @@ impl Cache {
             let lookup = if mode == Mode::Set {
                 self.find_key(&probe, d.ns, d.key)
             } else {
-                with_buffer(&READ_BUF, |buf| self.find_full(&probe, d.ns, d.key, buf))
+                self.find_full(&probe, d.ns, d.key, &mut LocalSink::new())
             };
             let live = match &lookup {
                 Lookup::Present { header, damaged, .. } => {
@@ -875,23 +925,22 @@ impl Cache {
     pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
-        with_buffer(&READ_BUF, |buf| {
-            for _ in 0..MAX_ATTEMPTS {
-                match self.find_full(&probe, ns, key, buf) {
-                    Lookup::Absent => return Ok(false),
-                    Lookup::Present { slot, word, header, damaged } => {
-                        let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
-                        if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
-                            if live {
-                                self.bump(Counter::Deletes);
-                            }
-                            return Ok(live);
+        let mut sink = LocalSink::new();
+        for _ in 0..MAX_ATTEMPTS {
+            match self.find_full(&probe, ns, key, &mut sink) {
+                Lookup::Absent => return Ok(false),
+                Lookup::Present { slot, word, header, damaged } => {
+                    let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
+                    if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                        if live {
+                            self.bump(Counter::Deletes);
                         }
+                        return Ok(live);
                     }
                 }
             }
-            Err(Error::Contended)
-        })
+        }
+        Err(Error::Contended)
     }
 
     /// Adds `delta` to a live integer; None when the key is missing or not an integer.
@@ -908,40 +957,39 @@ impl Cache {
     fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
-        with_buffer(&READ_BUF, |buf| {
-            for _ in 0..MAX_ATTEMPTS {
-                let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, buf) else {
-                    return Ok(None);
-                };
-                let Ok(bytes) = <[u8; 8]>::try_from(&buf[..]) else { return Ok(None) };
-                if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
-                    || ValueKind(header.kind) != ValueKind::INT
-                    || header.compressed()
-                {
-                    return Ok(None);
-                }
-                let current = i64::from_le_bytes(bytes);
-                let Some(next) = f(current) else { return Ok(None) };
-                let bytes = next.to_le_bytes();
-                let draft = Draft {
-                    ns,
-                    key,
-                    kind: ValueKind::INT,
-                    stored: &bytes,
-                    flags: 0,
-                    raw_len: 8,
-                    expires_at: header.expires_at,
-                };
-                let Some(offset) = self.append(&draft, header.ns_generation, header.epoch) else { continue };
-                let new_word = make_word(probe.tag, offset);
-                if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
-                    self.bump(Counter::Sets);
-                    return Ok(Some(next));
-                }
-                self.bump(Counter::CasRetries);
+        let mut sink = LocalSink::new();
+        for _ in 0..MAX_ATTEMPTS {
+            let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, &mut sink) else {
+                return Ok(None);
+            };
+            let Ok(bytes) = <[u8; 8]>::try_from(sink.bytes()) else { return Ok(None) };
+            if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
+                || ValueKind(header.kind) != ValueKind::INT
+                || header.compressed()
+            {
+                return Ok(None);
             }
-            Err(Error::Contended)
-        })
+            let current = i64::from_le_bytes(bytes);
+            let Some(next) = f(current) else { return Ok(None) };
+            let bytes = next.to_le_bytes();
+            let draft = Draft {
+                ns,
+                key,
+                kind: ValueKind::INT,
+                stored: &bytes,
+                flags: 0,
+                raw_len: 8,
+                expires_at: header.expires_at,
+            };
+            let Some(offset) = self.append(&draft, header.ns_generation, header.epoch) else { continue };
+            let new_word = make_word(probe.tag, offset);
+            if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                self.bump(Counter::Sets);
+                return Ok(Some(next));
+            }
+            self.bump(Counter::CasRetries);
+        }
+        Err(Error::Contended)
     }
 
     /// Invalidates every entry of every namespace in O(1).

@@ -32,22 +32,38 @@ const MAX_NATIVE_DEPTH: u32 = native::MAX_DEPTH;
 
 pub struct Encoded<'a> {
     pub kind: ValueKind,
-    pub bytes: Cow<'a, [u8]>,
+    data: Data<'a>,
+}
+
+/// Encoded bytes: ints and floats inline (no allocation per stored number), strings borrowed
+/// from the caller's value, arrays and serialized values owned.
+enum Data<'a> {
+    Inline([u8; 8]),
+    Bytes(Cow<'a, [u8]>),
+}
+
+impl Encoded<'_> {
+    pub fn bytes(&self) -> &[u8] {
+        match &self.data {
+            Data::Inline(b) => b,
+            Data::Bytes(b) => b,
+        }
+    }
 }
 
 /// Encodes a value for storage. `what` names the argument for error messages.
 pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<'a>, PhpException> {
     let value = value.dereference();
-    let (kind, bytes): (ValueKind, Cow<'a, [u8]>) = if value.is_null() {
+    let (kind, bytes): (ValueKind, Cow<'a, [u8]>) = if let Some(n) = value.long() {
+        return Ok(Encoded { kind: ValueKind::INT, data: Data::Inline(n.to_le_bytes()) });
+    } else if let Some(d) = value.double() {
+        return Ok(Encoded { kind: DOUBLE, data: Data::Inline(d.to_le_bytes()) });
+    } else if value.is_null() {
         (NULL, Cow::Borrowed(&[]))
     } else if value.is_false() {
         (FALSE, Cow::Borrowed(&[]))
     } else if value.is_true() {
         (TRUE, Cow::Borrowed(&[]))
-    } else if let Some(n) = value.long() {
-        (ValueKind::INT, Cow::Owned(n.to_le_bytes().to_vec()))
-    } else if let Some(d) = value.double() {
-        (DOUBLE, Cow::Owned(d.to_le_bytes().to_vec()))
     } else if let Some(s) = value.zend_str() {
         (STRING, Cow::Borrowed(s.as_bytes()))
     } else if let Some(ht) = value.array() {
@@ -66,7 +82,7 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
     } else {
         return Err(type_error(format!("{} cannot be a {}", what(), super::args::type_name(value))));
     };
-    Ok(Encoded { kind, bytes })
+    Ok(Encoded { kind, data: Data::Bytes(bytes) })
 }
 
 fn put_len(out: &mut Vec<u8>, n: usize) {

@@ -106,9 +106,9 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
     let Some(cache) = cache() else { return Ok(false) };
     let r = match mode {
-        Write::Set => cache.set(ns, &key, encoded.kind, &encoded.bytes, ttl),
-        Write::Add => cache.add(ns, &key, encoded.kind, &encoded.bytes, ttl),
-        Write::Replace => cache.replace(ns, &key, encoded.kind, &encoded.bytes, ttl),
+        Write::Set => cache.set(ns, &key, encoded.kind, encoded.bytes(), ttl),
+        Write::Add => cache.add(ns, &key, encoded.kind, encoded.bytes(), ttl),
+        Write::Replace => cache.replace(ns, &key, encoded.kind, encoded.bytes(), ttl),
     };
     r.or_else(refused)
 }
@@ -126,12 +126,12 @@ pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> P
     hash::try_for_each(values, |k, v| -> PhpResult<()> {
         array_key_bytes(k, &key_what)?;
         let enc = codec::encode(v, &|| format!("{} element", what()))?;
-        let (s, contents) = alloc_zend_string(1 + enc.bytes.len());
+        let (s, contents) = alloc_zend_string(1 + enc.bytes().len());
         // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract) and
         // does not overlap the encoded bytes, which live in our own buffer or the caller's value.
         unsafe {
             *contents = enc.kind.0;
-            std::ptr::copy_nonoverlapping(enc.bytes.as_ptr(), contents.add(1), enc.bytes.len());
+            std::ptr::copy_nonoverlapping(enc.bytes().as_ptr(), contents.add(1), enc.bytes().len());
         }
         drop(enc);
         let mut z = Zval::new();

@@ -1,6 +1,6 @@
 //! Where a value read from the cache lands. Strings and serialized values go straight into a new
-//! zend_string, so their bytes are copied out of shared memory exactly once; other kinds (ints,
-//! floats, native arrays) into a reusable buffer that the codec decodes.
+//! zend_string, so their bytes are copied out of shared memory exactly once; numbers into the
+//! sink itself, native arrays into a reusable buffer that the codec decodes.
 
 use std::alloc::Layout;
 use std::cell::Cell;
@@ -48,13 +48,16 @@ pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
 
 pub struct ZvalSink {
     string: Option<ZBox<ZendStr>>,
-    /// Taken from VALUE_BUF only when a non-string value arrives.
+    /// Ints, floats, null and booleans (at most 8 bytes).
+    small: [u8; 8],
+    small_len: Option<usize>,
+    /// Taken from VALUE_BUF only when an array arrives.
     buf: Option<Vec<u8>>,
 }
 
 impl ZvalSink {
     pub fn new() -> ZvalSink {
-        ZvalSink { string: None, buf: None }
+        ZvalSink { string: None, small: [0; 8], small_len: None, buf: None }
     }
 
     /// The value read, as the zend_string it was copied into (strings, serialized values).
@@ -64,7 +67,10 @@ impl ZvalSink {
 
     /// The value read, for the kinds that go through the buffer.
     pub fn bytes(&self) -> &[u8] {
-        self.buf.as_deref().unwrap_or_default()
+        match self.small_len {
+            Some(n) => &self.small[..n],
+            None => self.buf.as_deref().unwrap_or_default(),
+        }
     }
 }
 
@@ -76,8 +82,9 @@ impl Drop for ZvalSink {
     }
 }
 
-// SAFETY: the pointer is either to the contents of a zend_string of exactly `len` bytes owned by
-// this sink, or to the sink's own Vec resized to `len`; both stay untouched until the next call.
+// SAFETY: the pointer is to the contents of a zend_string of exactly `len` bytes owned by this
+// sink, to the sink's own inline array (len <= 8), or to its own Vec resized to `len`; the sink
+// is borrowed for the whole read, so none of them moves or changes until the next call.
 unsafe impl ValueSink for ZvalSink {
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8 {
         if kind == STRING || kind == SERIALIZED {
@@ -85,7 +92,11 @@ unsafe impl ValueSink for ZvalSink {
             let (s, contents) = alloc_zend_string(len);
             self.string = Some(s);
             contents
+        } else if len <= self.small.len() {
+            self.small_len = Some(len);
+            self.small.as_mut_ptr()
         } else {
+            self.small_len = None;
             let buf = self.buf.get_or_insert_with(|| VALUE_BUF.take());
             buf.clear();
             buf.resize(len, 0);
@@ -95,6 +106,7 @@ unsafe impl ValueSink for ZvalSink {
 
     fn discard(&mut self) {
         self.string = None;
+        self.small_len = None;
         if let Some(buf) = self.buf.as_mut() {
             buf.clear();
         }
