@@ -3,7 +3,9 @@
 //! operation. Must never panic or crash, an invalid key or namespace must be refused with the
 //! documented error, and every answer must be what a map from (namespace, key) to value says:
 //! a hit is always this key's latest value. A miss where the model has a value is allowed only
-//! if the cache evicted something meanwhile (its `kicks` counter moved).
+//! if the cache evicted something meanwhile: a key (its `kicks` counter moved) or the key's
+//! namespace (its generation changed: one region serves every input, so the namespace table
+//! fills up with the names of earlier inputs and evicts the oldest).
 //!
 //! Input: byte 0 = how many keys and namespaces to build; then their bytes (see `Input::name`);
 //! then operations, 3 bytes each: [op, key index, namespace index].
@@ -95,9 +97,18 @@ fn run(cache: &Cache, data: &[u8]) {
             }
         }
     }
-    // Two namespaces with equal names are the same namespace: key the model by name.
-    let mut model: HashMap<(Vec<u8>, Vec<u8>), Stored> = HashMap::new();
+    // Two namespaces with equal names are the same namespace: key the model by name. Each
+    // value is kept with its namespace's generation at the time it was stored.
+    let mut model: HashMap<(Vec<u8>, Vec<u8>), (Stored, u64)> = HashMap::new();
     let kicks_at_start = cache.stats().kicks;
+    // Whether the cache may have lost a value stored under `generation` of `ns` (only asked when
+    // an answer disagrees with the model: stats() reads the whole index).
+    let lost_since = |generation: u64, ns: &Namespace| {
+        cache.stats().kicks != kicks_at_start || (!ns.is_root() && cache.namespace_generation(ns) != generation)
+    };
+    let lost = |model: &HashMap<(Vec<u8>, Vec<u8>), (Stored, u64)>, slot: &(Vec<u8>, Vec<u8>), ns: &Namespace| {
+        model.get(slot).is_some_and(|&(_, generation)| lost_since(generation, ns))
+    };
     let mut seq = 0u64;
     let mut out = Vec::new();
     while let (Some(op), Some(k), Some(n)) = (input.byte(), input.byte(), input.byte()) {
@@ -119,7 +130,7 @@ fn run(cache: &Cache, data: &[u8]) {
                     Some(e) => assert_eq!(r.as_ref().err(), Some(e)),
                     None => {
                         assert_eq!(r, Ok(true));
-                        model.insert(slot, Stored::Bytes(value));
+                        model.insert(slot, (Stored::Bytes(value), cache.namespace_generation(ns)));
                     }
                 }
             }
@@ -130,12 +141,12 @@ fn run(cache: &Cache, data: &[u8]) {
                     None => {
                         let added = r.expect("add");
                         if model.contains_key(&slot) {
-                            assert!(!added || cache.stats().kicks != kicks_at_start, "add over a live key");
+                            assert!(!added || lost(&model, &slot, ns), "add over a live key");
                         } else {
                             assert!(added, "add of an absent key failed");
                         }
                         if added {
-                            model.insert(slot, Stored::Bytes(value));
+                            model.insert(slot, (Stored::Bytes(value), cache.namespace_generation(ns)));
                         }
                     }
                 }
@@ -150,9 +161,9 @@ fn run(cache: &Cache, data: &[u8]) {
                             assert!(!replaced, "replace of an absent key succeeded");
                         }
                         if replaced {
-                            model.insert(slot, Stored::Bytes(value));
+                            model.insert(slot, (Stored::Bytes(value), cache.namespace_generation(ns)));
                         } else {
-                            assert!(!model.contains_key(&slot) || cache.stats().kicks != kicks_at_start);
+                            assert!(!model.contains_key(&slot) || lost(&model, &slot, ns), "replace of a live key failed");
                             model.remove(&slot);
                         }
                     }
@@ -162,7 +173,7 @@ fn run(cache: &Cache, data: &[u8]) {
                 let r = cache.get(ns, key, &mut out);
                 match &expect_err {
                     Some(e) => assert_eq!(r.as_ref().err(), Some(e)),
-                    None => match (r.expect("get"), model.get(&slot)) {
+                    None => match (r.expect("get"), model.get(&slot).map(|(v, _)| v)) {
                         (Some(kind), Some(Stored::Bytes(v))) => {
                             assert_eq!(kind, STRING);
                             assert_eq!(&out, v, "wrong value for a key");
@@ -173,7 +184,7 @@ fn run(cache: &Cache, data: &[u8]) {
                         }
                         (Some(_), None) => panic!("a hit for a key that holds nothing"),
                         (None, Some(_)) => {
-                            assert_ne!(cache.stats().kicks, kicks_at_start, "a stored key was lost");
+                            assert!(lost(&model, &slot, ns), "a stored key was lost");
                             model.remove(&slot);
                         }
                         (None, None) => {}
@@ -185,9 +196,12 @@ fn run(cache: &Cache, data: &[u8]) {
                 match &expect_err {
                     Some(e) => assert_eq!(r.as_ref().err(), Some(e)),
                     None => {
-                        let had = model.remove(&slot).is_some();
+                        let had = model.remove(&slot);
                         let deleted = r.expect("delete");
-                        assert!(deleted == had || (had && cache.stats().kicks != kicks_at_start));
+                        assert!(
+                            deleted == had.is_some() || had.is_some_and(|(_, generation)| lost_since(generation, ns)),
+                            "delete disagrees with the model"
+                        );
                     }
                 }
             }
@@ -201,7 +215,7 @@ fn run(cache: &Cache, data: &[u8]) {
                         let step = i64::from(op) - 100;
                         let r = cache.incr(ns, key, step).expect("incr");
                         assert_eq!(r, Some(5 + step));
-                        model.insert(slot, Stored::Int(5 + step));
+                        model.insert(slot, (Stored::Int(5 + step), cache.namespace_generation(ns)));
                     }
                 }
             }
@@ -216,7 +230,7 @@ fn run(cache: &Cache, data: &[u8]) {
                         None => {
                             let live = r.expect("exists");
                             let had = model.contains_key(&slot);
-                            assert!(live == had || (had && cache.stats().kicks != kicks_at_start));
+                            assert!(live == had || (had && lost(&model, &slot, ns)), "exists disagrees with the model");
                         }
                     }
                 }
