@@ -423,7 +423,8 @@ impl Cache {
             return EntryRead::Other;
         }
         let (stored_ns, stored_key) = head[HEADER_LEN..].split_at(ns.len());
-        if stored_ns != ns || stored_key != key {
+        // (The root namespace is empty: skip a comparison call on every plain get.)
+        if (!ns.is_empty() && stored_ns != ns) || stored_key != key {
             return EntryRead::Other;
         }
         head[CHECKSUM_RANGE].fill(0);

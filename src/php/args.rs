@@ -102,6 +102,7 @@ pub fn type_error(msg: String) -> PhpException {
 
 /// The key's bytes: strings as they are (any bytes), integers in decimal, like array keys.
 /// `what` names the argument for messages, e.g. `shmcache_get(): Argument #1 ($key)`.
+#[inline]
 pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
     let bytes: Cow<'a, [u8]> = if let Some(s) = zval.zend_str() {
         Cow::Borrowed(s.as_bytes())
@@ -122,6 +123,7 @@ pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<Co
     checked_key(bytes, what)
 }
 
+#[inline]
 fn checked_key<'a>(bytes: Cow<'a, [u8]>, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
     if bytes.is_empty() {
         return Err(value_error(format!("{} cannot be empty", what())));
