@@ -57,3 +57,31 @@ check() {
     failed=$((failed + 1))
   fi
 }
+
+# `phpunit_counted LABEL OUTFILE PHPUNIT-ARGS...` runs Debian's PHPUnit against the harness site
+# (WP_STACK_HOST) with the extension loaded, keeps its output in OUTFILE (shown when something
+# fails), and counts each test in $passed / $failed; a run that reports nothing counts as failed.
+phpunit_counted() {
+  local label=$1 out=$2
+  shift 2
+  set +e
+  WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 /usr/bin/phpunit "$@" >"$out" 2>&1
+  set -e
+  if grep -qE '^OK \(([0-9]+) tests?' "$out"; then
+    local n
+    n=$(sed -nE 's/^OK \(([0-9]+) tests?.*/\1/p' "$out" | tail -n 1)
+    passed=$((passed + n))
+    echo "PASS: $label, $n tests"
+    return
+  fi
+  cat "$out"
+  local total bad
+  total=$(sed -nE 's/^Tests: ([0-9]+).*/\1/p' "$out" | tail -n 1)
+  bad=$(sed -nE 's/^Tests: [0-9]+, Assertions: [0-9]+(.*)\./\1/p' "$out" | grep -oE '[0-9]+' | paste -sd+ | bc 2>/dev/null || true)
+  total=${total:-0}
+  bad=${bad:-1}
+  [ "$bad" -gt 0 ] || bad=1
+  passed=$((passed + (total > bad ? total - bad : 0)))
+  failed=$((failed + bad))
+  echo "FAIL: $label ($bad of $total tests did not pass)"
+}

@@ -49,25 +49,7 @@ debug_log_start=$(stat -c %s "$WP_STACK_DEBUG_LOG" 2>/dev/null || echo 0)
 
 # ------------------------------------------------------------------------------------ PHPUnit
 log "PHPUnit: wordpress/tests/PageCacheTest.php"
-phpunit_out="$WORK/phpunit.txt"
-set +e
-WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 /usr/bin/phpunit \
-  -c "$ROOT/wordpress/tests/phpunit.xml" "$ROOT/wordpress/tests/PageCacheTest.php" 2>&1 | tee "$phpunit_out"
-set -e
-if grep -qE '^OK \(([0-9]+) tests?' "$phpunit_out"; then
-  n=$(sed -nE 's/^OK \(([0-9]+) tests?.*/\1/p' "$phpunit_out" | tail -n 1)
-  passed=$((passed + n))
-  echo "PASS: PHPUnit, $n tests"
-else
-  total=$(sed -nE 's/^Tests: ([0-9]+).*/\1/p' "$phpunit_out" | tail -n 1)
-  bad=$(sed -nE 's/^Tests: [0-9]+, Assertions: [0-9]+(.*)\./\1/p' "$phpunit_out" | grep -oE '[0-9]+' | paste -sd+ | bc 2>/dev/null || true)
-  total=${total:-0}
-  bad=${bad:-1}
-  [ "$bad" -gt 0 ] || bad=1
-  passed=$((passed + (total > bad ? total - bad : 0)))
-  failed=$((failed + bad))
-  echo "FAIL: PHPUnit ($bad of ${total} tests did not pass)"
-fi
+phpunit_counted "PHPUnit" "$WORK/phpunit.txt" -c "$ROOT/wordpress/tests/phpunit.xml" "$ROOT/wordpress/tests/PageCacheTest.php"
 
 # ------------------------------------------------------------------------------- HTTP helpers
 # get NAME PATH [CURL-ARGS...]: body to $WORK/NAME.body, headers (CR stripped) to .hdr, status to .status

@@ -321,26 +321,7 @@ wp_stack_start >/dev/null 2>&1 # FPM as before (the default sizes)
 
 # ------------------------------------------------------------------ PHPUnit
 log "PHPUnit: wordpress/tests/PluginTest.php"
-phpunit_out="$WORK/phpunit.txt"
-set +e
-WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 /usr/bin/phpunit \
-  -c "$ROOT/wordpress/tests/phpunit-plugin.xml" >"$phpunit_out" 2>&1
-set -e
-if grep -qE '^OK \(([0-9]+) tests?' "$phpunit_out"; then
-  n=$(sed -nE 's/^OK \(([0-9]+) tests?.*/\1/p' "$phpunit_out" | tail -n 1)
-  passed=$((passed + n))
-  echo "PASS: PHPUnit PluginTest, $n tests"
-else
-  cat "$phpunit_out"
-  total=$(sed -nE 's/^Tests: ([0-9]+).*/\1/p' "$phpunit_out" | tail -n 1)
-  bad=$(sed -nE 's/^Tests: [0-9]+, Assertions: [0-9]+(.*)\./\1/p' "$phpunit_out" | grep -oE '[0-9]+' | paste -sd+ | bc 2>/dev/null || true)
-  total=${total:-0}
-  bad=${bad:-1}
-  [ "$bad" -gt 0 ] || bad=1
-  passed=$((passed + (total > bad ? total - bad : 0)))
-  failed=$((failed + bad))
-  echo "FAIL: PHPUnit PluginTest ($bad of $total tests did not pass)"
-fi
+phpunit_counted "PHPUnit PluginTest" "$WORK/phpunit.txt" -c "$ROOT/wordpress/tests/phpunit-plugin.xml"
 
 # ------------------------------------------------------------------ deactivation, build
 deactivation_removes() {
