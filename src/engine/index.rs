@@ -1,14 +1,21 @@
 //! The lossy key index: buckets of 4 slots, two candidate buckets per key.
 //!
-//! A slot is one 64-bit word: `pending:1 | tag:15 | offset/8:48`, 0 = empty. The tag is a
-//! slice of the key hash (its top bit forced to 1, so a used slot is never 0), the offset is
-//! where the entry starts in the ring, stored modulo 2^51 and rebuilt relative to the tail.
+//! A slot is one 64-bit word: `pending:1 | tag:15 | lines:5 | offset/8:43`, 0 = empty. The tag
+//! is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the offset
+//! is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring) and
+//! rebuilt relative to the tail. `lines` is the entry's length in 64-byte units (saturating):
+//! a reader prefetches that much of the entry as soon as it has the slot, so the lines of the
+//! header, key and value arrive together instead of one miss after another. It is only a hint;
+//! nothing trusts it.
 //! A pending slot is an insert that is not yet visible to readers (see `Cache::insert_new`).
 
 pub(crate) const PENDING: u64 = 1 << 63;
 const TAG_SHIFT: u32 = 48;
 const TAG_MASK: u64 = 0x7fff;
-const OFFSET_MASK: u64 = (1 << 48) - 1;
+const LINES_SHIFT: u32 = 43;
+const LINES_MAX: u64 = 31;
+const OFFSET_MASK: u64 = (1 << LINES_SHIFT) - 1;
+const _: () = assert!(super::MAX_VALUES_MEMORY < (OFFSET_MASK + 1) << 3);
 
 /// Where a key may live and how its slots are recognised.
 #[derive(Clone, Copy, Debug)]
@@ -41,9 +48,18 @@ impl Probe {
     }
 }
 
+/// The slot word for an entry of `entry_len` bytes at virtual ring offset `offset`.
 #[inline]
-pub(crate) fn make_word(tag: u64, offset: u64) -> u64 {
-    (tag << TAG_SHIFT) | ((offset >> 3) & OFFSET_MASK)
+pub(crate) fn make_word(tag: u64, offset: u64, entry_len: u64) -> u64 {
+    let lines = entry_len.div_ceil(64).min(LINES_MAX);
+    (tag << TAG_SHIFT) | (lines << LINES_SHIFT) | ((offset >> 3) & OFFSET_MASK)
+}
+
+/// How many 64-byte units of its entry a word announces (at most 31: longer entries are read
+/// sequentially, which the hardware prefetcher follows on its own).
+#[inline]
+pub(crate) fn word_lines(word: u64) -> u64 {
+    (word >> LINES_SHIFT) & LINES_MAX
 }
 
 #[inline]
@@ -72,11 +88,24 @@ mod tests {
     #[test]
     fn offsets_round_trip_relative_to_tail() {
         for &(off, tail) in &[(64u64, 1024u64), (8 << 48, (8 << 48) + 4096), ((1 << 52) + 8, (1 << 52) + (1 << 20))] {
-            let w = make_word(0x4abc, off);
+            let w = make_word(0x4abc, off, 200);
             assert_eq!(word_offset(w, tail), off);
             assert_eq!(word_tag(w), 0x4abc);
+            assert_eq!(word_lines(w), 4);
             assert!(!is_pending(w));
             assert!(is_pending(w | PENDING));
+        }
+    }
+
+    #[test]
+    fn entry_length_hint_saturates_and_never_touches_tag_or_offset() {
+        let off = (1u64 << 40) + 64;
+        for (len, lines) in [(0u64, 0u64), (1, 1), (64, 1), (65, 2), (31 * 64, 31), (1 << 30, 31)] {
+            let w = make_word(0x7fff, off, len);
+            assert_eq!(word_lines(w), lines, "entry of {len} bytes");
+            assert_eq!(word_tag(w), 0x7fff);
+            assert_eq!(word_offset(w, off + 4096), off);
+            assert!(!is_pending(w));
         }
     }
 
@@ -89,7 +118,7 @@ mod tests {
                 if n > 1 {
                     assert_ne!(p.buckets[0], p.buckets[1]);
                 }
-                assert_ne!(make_word(p.tag, 0), 0);
+                assert_ne!(make_word(p.tag, 0, 0), 0);
             }
         }
     }

@@ -16,6 +16,7 @@ use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use super::hash::{self, Key as ArrayKey};
+use super::zstr;
 use crate::engine::ValueKind;
 use crate::native::{self, Item, Key, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_STRING, T_TRUE};
 
@@ -301,7 +302,7 @@ impl<'a> native::Sink<'a> for TableSink {
             Item::Int(n) => v.set_long(n),
             Item::Double(d) => v.set_double(d),
             // Not string_zval(): filling `v` in place saves a call and a copy per string.
-            Item::String(s) => v.set_zend_string(ZendStr::new(s, false)),
+            Item::String(s) => v.set_zend_string(zstr::value_string(s)),
             Item::Array(inner) => v.set_hashtable(inner),
         }
         insert(ht, key, v);

@@ -13,6 +13,7 @@ mod info;
 mod ini;
 mod ops;
 mod sink;
+mod zstr;
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
