@@ -3,8 +3,15 @@
 //! than a cached get itself). PHP 8.2 layout: a packed array holds bare zvals, a hash holds
 //! Buckets (zval, numeric key, string key).
 
-use ext_php_rs::ffi::IS_UNDEF;
+use std::ffi::c_char;
+
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_update, zend_string, IS_UNDEF};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+
+extern "C" {
+    // Zend/zend_hash.h: the out-of-line part of ZEND_HANDLE_NUMERIC_STR.
+    fn _zend_handle_numeric_str_ex(key: *const c_char, length: usize, idx: *mut u64) -> bool;
+}
 
 /// Zend/zend_hash.h
 const HASH_FLAG_PACKED: u32 = 1 << 2;
@@ -44,4 +51,31 @@ pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a
         f(key, value)?;
     }
     Ok(())
+}
+
+/// `$ht[$key] = $value` as PHP does it: a canonical decimal string ("42", "-7") becomes an
+/// integer key, any other string goes in as it is, sharing the caller's zend_string (PHP
+/// refcounts it) instead of copying and rehashing it.
+pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, mut value: Zval) {
+    let table: *mut ZendHashTable = ht;
+    let bytes = key.as_bytes();
+    // The inline pre-check of ZEND_HANDLE_NUMERIC_STR: only a digit or a '-' and a digit can
+    // start an integer key.
+    let maybe_numeric = match bytes {
+        [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..] => true,
+        _ => false,
+    };
+    let mut index = 0u64;
+    // SAFETY: `bytes` is valid for its length (PHP's function reads only `length` bytes);
+    // `table` is a live array we own; `key` is a live zend_string, which zend_hash_update
+    // addrefs (unless interned) rather than taking over; the update takes over the zval's
+    // value, so `value` is forgotten rather than destroyed.
+    unsafe {
+        if maybe_numeric && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &mut index) {
+            zend_hash_index_update(table, index, &mut value);
+        } else {
+            zend_hash_update(table, key as *const ZendStr as *mut zend_string, &mut value);
+        }
+    }
+    std::mem::forget(value);
 }

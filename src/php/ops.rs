@@ -91,7 +91,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
         if let Some(v) = fetch(ns, &bytes)? {
             // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
             match k.zend_str() {
-                Some(s) => out.insert(s, v)?,
+                Some(s) => hash::symtable_update(&mut out, s, v),
                 None => out.insert(k.long().unwrap_or_default(), v)?,
             }
         }
