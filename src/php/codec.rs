@@ -10,13 +10,13 @@ use std::ffi::{c_int, c_void};
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_string};
+use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_hash_update, zend_string};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use super::hash::{self, Key as ArrayKey};
-use super::zstr;
+use super::zstr::SharedStrings;
 use crate::engine::ValueKind;
 use crate::native::{self, Item, Key, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_STRING, T_TRUE};
 
@@ -271,7 +271,8 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
         })),
         STRING => return Ok(Some(string_zval(bytes))),
         ARRAY => {
-            let Some(ht) = native::decode(bytes, &mut TableSink) else { return Ok(None) };
+            let decoded = SharedStrings::with(|strings| native::decode(bytes, &mut TableSink { strings }));
+            let Some(ht) = decoded else { return Ok(None) };
             z.set_hashtable(ht);
         }
         SERIALIZED => return unserialize(bytes),
@@ -282,9 +283,11 @@ pub fn decode(kind: ValueKind, bytes: &[u8]) -> Result<Option<Zval>, PhpExceptio
 
 /// Builds the PHP array as the native decoder walks the bytes; a malformed input drops the
 /// tables built so far (ZBox releases them).
-struct TableSink;
+struct TableSink<'s> {
+    strings: &'s mut SharedStrings,
+}
 
-impl<'a> native::Sink<'a> for TableSink {
+impl<'a> native::Sink<'a> for TableSink<'_> {
     type Array = ZBox<ZendHashTable>;
 
     #[inline]
@@ -302,23 +305,26 @@ impl<'a> native::Sink<'a> for TableSink {
             Item::Int(n) => v.set_long(n),
             Item::Double(d) => v.set_double(d),
             // Not string_zval(): filling `v` in place saves a call and a copy per string.
-            Item::String(s) => v.set_zend_string(zstr::value_string(s)),
+            Item::String(s) => v.set_zend_string(self.strings.value(s)),
             Item::Array(inner) => v.set_hashtable(inner),
         }
-        insert(ht, key, v);
+        insert(ht, key, v, self.strings);
     }
 }
 
 /// Inserts without ext-php-rs' key conversion: stored string keys came out of a PHP array, so
 /// they are never numeric strings and can go straight in.
 #[inline]
-fn insert(ht: &mut ZendHashTable, key: Key<'_>, mut v: Zval) {
+fn insert(ht: &mut ZendHashTable, key: Key<'_>, mut v: Zval, strings: &mut SharedStrings) {
     let table: *mut ZendHashTable = ht;
-    // SAFETY: `table` is a live, initialised array we own; the update copies the key bytes and
-    // takes over the zval's value, so `v` is forgotten rather than destroyed.
+    // SAFETY: `table` is a live, initialised array we own; each update takes over the zval's
+    // value, so `v` is forgotten rather than destroyed. A shared key is a live string the
+    // table of shared strings holds (borrow's contract), which zend_hash_update references
+    // itself; other keys are copied from the bytes.
     unsafe {
         match key {
             Key::Int(i) => zend_hash_index_update(table, i as u64, &mut v),
+            Key::Bytes(s) if SharedStrings::is_shareable(s) => zend_hash_update(table, strings.borrow(s), &mut v),
             Key::Bytes(s) => zend_hash_str_update(table, s.as_ptr().cast(), s.len(), &mut v),
         };
     }

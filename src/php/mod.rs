@@ -81,8 +81,10 @@ extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
     0
 }
 
-/// RINIT: the first request of each process installs the hand-written handlers (`fast`).
+/// RINIT: the first request of each process installs the hand-written handlers (`fast`);
+/// every request starts a new set of shared strings (`zstr`).
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
+    zstr::new_request();
     // A panic must not unwind into PHP; the handlers simply stay the generated ones.
     let _ = std::panic::catch_unwind(fast::install_once);
     0

@@ -411,6 +411,22 @@ switch ($op) {
         echo "RESULT fail no fatal error\n";
         break;
 
+    case 'bail_memory_array': // memory_limit reached halfway through decoding a native array
+        // Short keys and values: the decoder shares them through its per-request string table,
+        // which the fatal error abandons mid-use; the load requests that follow on the same
+        // workers check every value they read.
+        $k = 'poison:mem-array';
+        $big = [];
+        for ($i = 0; $i < 200000; $i++) {
+            $big["f$i"] = 'v' . ($i % 1000);
+        }
+        shmcache_set($k, $big);
+        unset($big);
+        ini_set('memory_limit', (string) (memory_get_usage(true) + 4000000));
+        $v = shmcache_get($k);
+        echo "RESULT fail no fatal error\n";
+        break;
+
     case 'bail_sleep_multi': // fatal error inside __sleep, after setMulti encoded a large value
         $size = (int) ($_GET['size'] ?? 4000000);
         $o = new SleepPayload();
