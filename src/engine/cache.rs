@@ -649,6 +649,11 @@ impl Cache {
 
     fn store_draft(&self, d: &Draft<'_>, mode: Mode) -> Result<bool, Error> {
         let probe = self.probe(d.ns, d.key);
+        // The entry will most likely go where the tail is now (unless another process appends
+        // first): start loading those lines while the lookup below waits for its bucket, so
+        // the writes into the ring find them in cache instead of stalling the atomics after.
+        let tail_pos = self.ring_size.pos(self.tail());
+        self.prefetch_ring(tail_pos, d.entry_len().min(4096));
         let mut appended: Option<Appended> = None;
         let mut rival = RivalWatch::default();
         for _ in 0..MAX_ATTEMPTS {
@@ -746,16 +751,18 @@ impl Cache {
         if !ring::is_intact(self.tail(), offset, self.capacity) {
             return None;
         }
+        // Counted before the copy: an atomic add waits for every store before it, and the
+        // ring stores are the slow ones (the publishing CAS has to wait for them anyway).
+        h.stats.add(Counter::ValuesWrittenBytes, total);
+        if d.flags & FLAG_COMPRESSED != 0 {
+            self.bump(Counter::CompressedCount);
+        }
         // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps)
         // and head + value fit in total; nothing is published until the caller's CAS, so no
         // reader trusts these bytes yet.
         unsafe {
             ring::copy_in(ring, pos, head);
             ring::copy_in(ring, pos + head_len as u64, d.stored);
-        }
-        h.stats.add(Counter::ValuesWrittenBytes, total);
-        if d.flags & FLAG_COMPRESSED != 0 {
-            self.bump(Counter::CompressedCount);
         }
         Some(offset)
     }
