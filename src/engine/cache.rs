@@ -983,6 +983,8 @@ impl Cache {
     fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
+        // As in store_draft: the new entry will most likely go where the tail is now.
+        self.prefetch_ring(self.ring_size.pos(self.tail()), align8((HEADER_LEN + ns.name.len() + key.len() + 8) as u64));
         let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
             let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, &mut sink) else {
