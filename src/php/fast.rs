@@ -15,6 +15,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ext_php_rs::convert::IntoZval;
+use ext_php_rs::flags::DataType;
 use ext_php_rs::exception::{PhpException, PhpResult};
 use ext_php_rs::ffi::{
     zend_execute_data, zend_function, zend_hash_str_find, zend_wrong_parameters_count_error, zval, HashTable, IS_PTR,
@@ -36,10 +37,31 @@ type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 /// each argument is taken once per call.
 struct Call<'a> {
     ex: *mut ExecuteData,
+    retval: *mut zval,
     _call: std::marker::PhantomData<&'a mut ExecuteData>,
 }
 
+/// A handler body's result when it has already written the return value (`Call::retval`).
+struct Written;
+
+impl IntoZval for Written {
+    const TYPE: DataType = DataType::Mixed;
+    const NULLABLE: bool = true;
+
+    fn set_zval(self, _: &mut Zval, _: bool) -> ext_php_rs::error::Result<()> {
+        Ok(())
+    }
+}
+
 impl<'a> Call<'a> {
+    /// The call's return slot, for a body that writes its value in place (and then returns
+    /// `Written`). The engine sets it to null before calling a handler.
+    fn retval(&mut self) -> &'a mut Zval {
+        // SAFETY: the return slot of this call's live frame, distinct from its arguments; run()
+        // touches it only after the body has returned, and bodies take it once.
+        unsafe { &mut *self.retval.cast::<Zval>() }
+    }
+
     fn num_args(&self) -> u32 {
         // SAFETY: `ex` is this call's live frame; `This.u2.num_args` is set by the engine for
         // every internal call.
@@ -92,12 +114,13 @@ impl<'a> Call<'a> {
 /// Runs a handler body: sets the return value or throws, and turns a panic into an exception.
 fn run<R: IntoZval>(ex: *mut zend_execute_data, retval: *mut zval, body: impl FnOnce(&mut Call<'_>) -> Option<PhpResult<R>>) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: the engine passes this call's live frame and return slot, used only during it.
-        let retval = unsafe { &mut *retval.cast::<Zval>() };
-        let mut call = Call { ex: ex.cast::<ExecuteData>(), _call: std::marker::PhantomData };
+        let mut call = Call { ex: ex.cast::<ExecuteData>(), retval, _call: std::marker::PhantomData };
         match body(&mut call) {
             None => {}
             Some(Ok(v)) => {
+                // SAFETY: the engine passes this call's live return slot, used only during it;
+                // the body's own use of it (Call::retval) has ended.
+                let retval = unsafe { &mut *retval.cast::<Zval>() };
                 if let Err(e) = v.set_zval(retval, false) {
                     PhpException::from(e.to_string()).throw();
                 }
@@ -178,7 +201,8 @@ handlers!(function_get, method_get, "shmcache_get", "ShmCache::get", |c, ns, nam
     }
     let key = c.arg(0)?;
     let mut found = Found::from(c.arg(1));
-    Some(ops::get(ns, name, key, &mut found))
+    let out = c.retval();
+    Some(ops::get_into(ns, name, key, &mut found, out).map(|()| Written))
 });
 handlers!(function_delete, method_delete, "shmcache_delete", "ShmCache::delete", |c, ns, name| {
     if !c.count_ok(1, 1) {

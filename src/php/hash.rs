@@ -55,8 +55,9 @@ pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a
 
 /// `$ht[$key] = $value` as PHP does it: a canonical decimal string ("42", "-7") becomes an
 /// integer key, any other string goes in as it is, sharing the caller's zend_string (PHP
-/// refcounts it) instead of copying and rehashing it.
-pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, mut value: Zval) {
+/// refcounts it) instead of copying and rehashing it. The table takes over `value`'s value:
+/// the caller must forget `value` afterwards.
+pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) {
     let table: *mut ZendHashTable = ht;
     let bytes = key.as_bytes();
     // The inline pre-check of ZEND_HANDLE_NUMERIC_STR: only a digit or a '-' and a digit can
@@ -69,13 +70,18 @@ pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, mut value: Zval) {
     // SAFETY: `bytes` is valid for its length (PHP's function reads only `length` bytes);
     // `table` is a live array we own; `key` is a live zend_string, which zend_hash_update
     // addrefs (unless interned) rather than taking over; the update takes over the zval's
-    // value, so `value` is forgotten rather than destroyed.
+    // value (the caller forgets it).
     unsafe {
         if maybe_numeric && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &mut index) {
-            zend_hash_index_update(table, index, &mut value);
+            zend_hash_index_update(table, index, value);
         } else {
-            zend_hash_update(table, key as *const ZendStr as *mut zend_string, &mut value);
+            zend_hash_update(table, key as *const ZendStr as *mut zend_string, value);
         }
     }
-    std::mem::forget(value);
+}
+
+/// `$ht[$index] = $value`.
+pub fn index_update(ht: &mut ZendHashTable, index: i64, value: &mut Zval) {
+    // SAFETY: `ht` is a live array we own; the update takes over the zval's value.
+    unsafe { zend_hash_index_update(ht, index as u64, value) };
 }

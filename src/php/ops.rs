@@ -37,45 +37,47 @@ fn refused(e: Error) -> PhpResult<bool> {
     }
 }
 
-/// Reads one key; Ok(None) on a miss.
-fn fetch(ns: &Namespace, key: &[u8]) -> PhpResult<Option<Zval>> {
-    let Some(cache) = cache() else { return Ok(None) };
+/// Reads one key into `out`, which must hold nothing that needs releasing (null); false on a
+/// miss. Strings and numbers are written into `out` field by field: building a zval with
+/// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
+fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
     let kind = match cache.get_into(ns, key, &mut sink) {
         Ok(Some(kind)) => kind,
-        Ok(None) => return Ok(None),
+        Ok(None) => return Ok(false),
         Err(e) => return Err(value_error(e.to_string())),
     };
     match sink.take_string() {
         Some(s) if kind == codec::STRING => {
-            let mut z = Zval::new();
-            z.set_zend_string(s);
-            Ok(Some(z))
+            codec::put_string(out, s);
+            Ok(true)
         }
         // unserialize() runs user code, which may end in a fatal error that skips our frames:
         // drop the sink (its buffer goes back) first; the string is PHP's, freed with the request.
         Some(s) => {
             drop(sink);
-            codec::decode(kind, s.as_bytes())
+            codec::decode_into(kind, s.as_bytes(), out)
         }
-        None => codec::decode(kind, sink.bytes()),
+        None => codec::decode_into(kind, sink.bytes(), out),
     }
 }
 
-pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResult<Zval> {
+/// The value of `key`, or false (`found` tells them apart), written into `out` (null).
+pub fn get_into(ns: &Namespace, func: &str, key: &Zval, found: &mut Found, out: &mut Zval) -> PhpResult<()> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
-    match fetch(ns, &key)? {
-        Some(v) => {
-            found.set(true);
-            Ok(v)
-        }
-        None => {
-            found.set(false);
-            let mut f = Zval::new();
-            f.set_bool(false);
-            Ok(f)
-        }
+    let hit = fetch_into(ns, &key, out)?;
+    found.set(hit);
+    if !hit {
+        out.set_bool(false);
     }
+    Ok(())
+}
+
+pub fn get(ns: &Namespace, func: &str, key: &Zval, found: &mut Found) -> PhpResult<Zval> {
+    let mut out = Zval::new();
+    get_into(ns, func, key, found, &mut out)?;
+    Ok(out)
 }
 
 pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
@@ -88,12 +90,14 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     hash::try_for_each(keys, |_, k| -> PhpResult<()> {
         let k = k.dereference();
         let bytes = key_bytes(k, &element)?;
-        if let Some(v) = fetch(ns, &bytes)? {
+        let mut v = Zval::new();
+        if fetch_into(ns, &bytes, &mut v)? {
             // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
             match k.zend_str() {
-                Some(s) => hash::symtable_update(&mut out, s, v),
-                None => out.insert(k.long().unwrap_or_default(), v)?,
+                Some(s) => hash::symtable_update(&mut out, s, &mut v),
+                None => hash::index_update(&mut out, k.long().unwrap_or_default(), &mut v),
             }
+            std::mem::forget(v);
         }
         Ok(())
     })?;
