@@ -90,12 +90,19 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     0
 }
 
+/// RSHUTDOWN: the request's shared strings are released (`zstr`).
+extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(zstr::end_request);
+    0
+}
+
 #[php_module]
 #[php(startup = "startup")]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     functions::register(module)
         .shutdown_function(shutdown)
         .request_startup_function(request_startup)
+        .request_shutdown_function(request_shutdown)
         .info_function(info::php_info)
         .constant(wrap_constant!(SHMCACHE_VERSION))
         .constant(wrap_constant!(SHMCACHE_MAX_KEY_LENGTH))

@@ -54,6 +54,23 @@ pub(super) fn new_request() {
     REQUEST.fetch_add(1, Ordering::Relaxed);
 }
 
+/// RSHUTDOWN: gives the table's references back while the request's memory still exists.
+/// (PHP frees that memory wholesale anyway; releasing keeps leak checkers, PHP's debug builds
+/// and valgrind, quiet, and a string no array holds any more is freed now.)
+pub(super) fn end_request() {
+    if let Some(mut table) = SHARED.take() {
+        if table.request == REQUEST.load(Ordering::Relaxed) {
+            for slot in table.slots.iter_mut().filter(|s| !s.is_null()) {
+                // SAFETY: a non-null slot of this request's table holds one reference to a
+                // live string; it is given up once and the slot cleared.
+                drop(unsafe { ZBox::from_raw(slot.cast::<ZendStr>()) });
+                *slot = std::ptr::null_mut();
+            }
+        }
+        SHARED.set(Some(table));
+    }
+}
+
 thread_local! {
     /// Taken while a decode uses it, so a decode abandoned by a bailout (emalloc over
     /// memory_limit) loses the table, never leaves it half-updated for the next one.
