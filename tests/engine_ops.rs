@@ -199,6 +199,25 @@ fn compression_round_trips_and_is_counted() {
     // Below the threshold nothing is compressed.
     c.set(&root, b"s", STR, &b"a".repeat(99), 0).unwrap();
     assert_eq!(c.stats().compressed_count, 1);
+    // Long values are judged by their first 4 KiB first: long noise is stored as it is...
+    let long_noise: Vec<u8> = (0..64 << 10).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 }).collect();
+    let written = c.stats().values_written_bytes;
+    c.set(&root, b"ln", STR, &long_noise, 0).unwrap();
+    assert_eq!(get(&c, &root, b"ln").unwrap().1, long_noise);
+    assert_eq!(c.stats().compressed_count, 1);
+    assert!(c.stats().values_written_bytes - written > 64 << 10, "stored uncompressed");
+    // ...a long value that starts compressible is compressed as a whole (here it shrinks by
+    // its compressible start)...
+    let mut mixed = b"abcdefgh".repeat(1024);
+    mixed.extend_from_slice(&long_noise);
+    c.set(&root, b"mx", STR, &mixed, 0).unwrap();
+    assert_eq!(get(&c, &root, b"mx").unwrap().1, mixed);
+    assert_eq!(c.stats().compressed_count, 2);
+    // ...and so is a long compressible value.
+    let long_text = b"<p>Lorem ipsum dolor sit amet.</p>\n".repeat(2000);
+    c.set(&root, b"lt", STR, &long_text, 0).unwrap();
+    assert_eq!(get(&c, &root, b"lt").unwrap().1, long_text);
+    assert_eq!(c.stats().compressed_count, 3);
     // A compressible value larger than the ring's limit fits once compressed.
     let huge = vec![b'q'; 3 << 20];
     assert!(c.set(&root, b"huge", STR, &huge, 0).unwrap());
