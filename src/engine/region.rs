@@ -213,7 +213,7 @@ impl Region {
     /// `base` must point at `len` readable and writable bytes that stay mapped for the life of the
     /// returned value and are only accessed through shmcache.
     pub unsafe fn attach(base: *mut u8, len: usize) -> Result<Region, Error> {
-        if len < HEADER_LEN || base.is_null() || (base as usize) % 4096 != 0 {
+        if len < HEADER_LEN || base.is_null() || !(base as usize).is_multiple_of(4096) {
             return Err(Error::BadRegion("mapping too small or misaligned".into()));
         }
         // SAFETY: the caller guarantees `len >= HEADER_LEN` readable bytes at `base`; the fixed
@@ -260,7 +260,7 @@ impl Region {
 
     /// Pointer to `count` 64-bit words at byte `offset` of the region.
     pub(crate) fn words(&self, offset: u64, count: u64) -> &[AtomicU64] {
-        debug_assert!(offset % 8 == 0 && offset + count * 8 <= self.len as u64);
+        debug_assert!(offset.is_multiple_of(8) && offset + count * 8 <= self.len as u64);
         // SAFETY: offsets come from the validated layout, are 8-aligned and in bounds; AtomicU64
         // has the layout of u64 and shared atomic access from many processes is the intended use.
         unsafe { std::slice::from_raw_parts(self.base.add(offset as usize).cast::<AtomicU64>(), count as usize) }

@@ -43,7 +43,7 @@ impl RingSize {
 /// Reserves `len` bytes; returns (virtual offset, whether this reservation started a new lap).
 pub(crate) fn reserve(tail: &AtomicU64, size: RingSize, len: u64) -> (u64, bool) {
     let cap = size.cap;
-    debug_assert!(len <= cap && len % 8 == 0);
+    debug_assert!(len <= cap && len.is_multiple_of(8));
     let mut t = tail.load(Ordering::Relaxed);
     loop {
         let (lap, pos) = size.split(t);

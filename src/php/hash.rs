@@ -62,10 +62,7 @@ pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) 
     let bytes = key.as_bytes();
     // The inline pre-check of ZEND_HANDLE_NUMERIC_STR: only a digit or a '-' and a digit can
     // start an integer key.
-    let maybe_numeric = match bytes {
-        [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..] => true,
-        _ => false,
-    };
+    let maybe_numeric = matches!(bytes, [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..]);
     let mut index = 0u64;
     // SAFETY: `bytes` is valid for its length (PHP's function reads only `length` bytes);
     // `table` is a live array we own; `key` is a live zend_string, which zend_hash_update
