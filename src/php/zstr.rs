@@ -107,7 +107,7 @@ impl SharedStrings {
     /// then references itself.
     #[inline]
     pub(super) fn borrow(&mut self, bytes: &[u8]) -> *mut zend_string {
-        debug_assert!((2..=SHARED_MAX_LEN).contains(&bytes.len()));
+        debug_assert!(Self::is_shareable(bytes));
         let slot = &mut self.slots[slot_of(bytes)];
         let current = *slot;
         // SAFETY: a non-null slot points at a live string this table holds a reference to
@@ -127,7 +127,7 @@ impl SharedStrings {
     /// A string value with these bytes: shared when short, else a string of its own.
     #[inline]
     pub(super) fn value(&mut self, bytes: &[u8]) -> ZBox<ZendStr> {
-        if !(2..=SHARED_MAX_LEN).contains(&bytes.len()) {
+        if !Self::is_shareable(bytes) {
             return value_string(bytes);
         }
         let s = self.borrow(bytes);
@@ -139,6 +139,8 @@ impl SharedStrings {
         }
     }
 
+    /// Strings of 2–32 bytes are shared (shorter ones are PHP's own, see `value_string`).
+    #[inline]
     pub(super) fn is_shareable(bytes: &[u8]) -> bool {
         (2..=SHARED_MAX_LEN).contains(&bytes.len())
     }
