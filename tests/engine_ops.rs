@@ -206,6 +206,15 @@ fn compression_round_trips_and_is_counted() {
     assert_eq!(get(&c, &root, b"ln").unwrap().1, long_noise);
     assert_eq!(c.stats().compressed_count, 1);
     assert!(c.stats().values_written_bytes - written > 64 << 10, "stored uncompressed");
+    // (which is why a long value whose first 4 KiB are noise is stored uncompressed even when
+    // the rest would compress: the documented price of the probe)...
+    let mut noisy_start = long_noise[..4096].to_vec();
+    noisy_start.extend_from_slice(&b"abcdefgh".repeat(8192));
+    let written = c.stats().values_written_bytes;
+    c.set(&root, b"ns", STR, &noisy_start, 0).unwrap();
+    assert_eq!(get(&c, &root, b"ns").unwrap().1, noisy_start);
+    assert_eq!(c.stats().compressed_count, 1);
+    assert!(c.stats().values_written_bytes - written > noisy_start.len() as u64, "stored uncompressed");
     // ...a long value that starts compressible is compressed as a whole (here it shrinks by
     // its compressible start)...
     let mut mixed = b"abcdefgh".repeat(1024);

@@ -12,7 +12,7 @@ use std::thread::LocalKey;
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-use super::entry::{align8, checksum, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
+use super::entry::{checksum, entry_len, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
 use super::error::Error;
 use super::index::{is_pending, make_word, word_lines, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
@@ -1002,7 +1002,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         // As in store_draft: the new entry will most likely go where the tail is now.
-        self.prefetch_ring(self.ring_size.pos(self.tail()), align8((HEADER_LEN + ns.name.len() + key.len() + 8) as u64));
+        self.prefetch_ring(self.ring_size.pos(self.tail()), entry_len(ns.name.len() + key.len(), 8));
         let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
             let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, &mut sink) else {
@@ -1150,9 +1150,8 @@ struct Draft<'a> {
 }
 
 impl Draft<'_> {
-    /// Bytes the entry takes in the ring: header, namespace, key and value, rounded up to 8.
     fn entry_len(&self) -> u64 {
-        align8((HEADER_LEN + self.ns.name.len() + self.key.len() + self.stored.len()) as u64)
+        entry_len(self.ns.name.len() + self.key.len(), self.stored.len())
     }
 }
 

@@ -73,6 +73,12 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     xxh3_64_with_seed(head, xxh3_64(value))
 }
 
+/// Bytes an entry takes in the ring: header, stored key (namespace + key) and stored value,
+/// rounded up to 8.
+pub(crate) fn entry_len(key_len: usize, value_len: usize) -> u64 {
+    align8((HEADER_LEN + key_len + value_len) as u64)
+}
+
 pub(crate) fn align8(n: u64) -> u64 {
     (n + 7) & !7
 }
