@@ -17,6 +17,7 @@ use super::error::Error;
 use super::index::{is_pending, make_word, word_lines, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
 use super::region::{Config, Region, NS_BUCKETS, SLOTS_PER_BUCKET};
+use super::lz4;
 use super::ring;
 use super::stats::{install_fork_hook, Counter, Stats};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
@@ -465,16 +466,16 @@ impl Cache {
                 // Validated, so the lengths can be trusted for the allocation below.
                 let out_len = if h.compressed() { h.raw_len as usize } else { stored_len };
                 let dst = sink.buffer(kind, out_len);
-                // SAFETY: the sink guarantees `dst` is writable for out_len bytes; zeroing them
-                // first makes the slice handed to the decompressor initialised memory.
-                let out = unsafe {
-                    std::ptr::write_bytes(dst, 0, out_len);
-                    std::slice::from_raw_parts_mut(dst, out_len)
-                };
                 if h.compressed() {
-                    matches!(lz4_flex::block::decompress_into(stored, out), Ok(n) if n == out_len)
+                    // SAFETY: the sink guarantees `dst` is writable for out_len bytes and that
+                    // nobody else touches them meanwhile; as MaybeUninit they need not be
+                    // initialised (decompress_exact succeeds only after writing all of them).
+                    let out = unsafe { std::slice::from_raw_parts_mut(dst.cast::<MaybeUninit<u8>>(), out_len) };
+                    lz4::decompress_exact(stored, out).is_ok()
                 } else {
-                    out.copy_from_slice(stored);
+                    // SAFETY: `dst` is writable for out_len == stored.len() bytes (see above) and
+                    // is the sink's memory, so it cannot overlap this thread's buffer.
+                    unsafe { std::ptr::copy_nonoverlapping(stored.as_ptr(), dst, out_len) };
                     true
                 }
             })

@@ -8,6 +8,7 @@ mod cache;
 mod entry;
 mod error;
 mod index;
+mod lz4;
 mod namespace;
 mod region;
 mod ring;
