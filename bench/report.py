@@ -111,8 +111,10 @@ if micro:
     md += ["![get](img/bench-get.png)", "", "![set](img/bench-set.png)", "", "![other](img/bench-other.png)", ""]
 md.append("Note on the 50 KB strings: shmcache compresses values of 4 KB and more with LZ4 "
           "(`shmcache.compress_threshold`); APCu and Yac store the compressible string as it is "
-          "(Yac compresses above 1 MB only).")
+          "(Yac compresses above 1 MB only). The same compressible string with shmcache's compression "
+          "turned off (`shmcache.compress_threshold=0`, a separate run of the same cases):")
 md.append("")
+md.append(read("micro-nocompress.md"))
 md.append("### Instructions per operation (callgrind)")
 md.append("")
 md.append("Timings on a shared 2-core machine move by 10% from run to run; instruction counts do not "

@@ -56,12 +56,15 @@ php_all() {
     -d extension="$(php-config --extension-dir)/redis.so" \
     -d extension="$(php-config --extension-dir)/sockets.so" \
     -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=4M -d shmcache.values_memory_size="$mem" \
-    -d memory_limit=2G "$@"
+    -d memory_limit=2G ${SHM_EXTRA:-} "$@"
 }
 
 start_servers 512
 log "micro benchmarks"
 php_all 256M "$ROOT/bench/suite.php" micro --json "$OUT/micro.json" | tee "$OUT/micro.md"
+log "micro, 50 KB compressible string, shmcache compression off"
+SHM_EXTRA="-d shmcache.compress_threshold=0" BENCH_MICRO_VALUES='50 KB compressible' \
+  BENCH_MICRO_LABEL=' (shmcache compression off)' php_all 256M "$ROOT/bench/suite.php" micro | tee "$OUT/micro-nocompress.md"
 log "instructions per operation (callgrind)"
 bash "$ROOT/bench/instructions.sh" | tee "$OUT/instructions.md"
 log "contention: 1, 2, 4 processes, enough memory"

@@ -182,7 +182,15 @@ function same($a, $b): bool {
 function micro(float $seconds): array {
     $caches  = caches();
     $results = [];
+    // BENCH_MICRO_VALUES: only the values whose name contains it (run-all's compression-off pass);
+    // BENCH_MICRO_LABEL: appended to every case name.
+    $only  = getenv('BENCH_MICRO_VALUES') ?: '';
+    $label = getenv('BENCH_MICRO_LABEL') ?: '';
     foreach (values() as $vname => $v) {
+        if ($only !== '' && strpos($vname, $only) === false) {
+            continue;
+        }
+        $vname .= $label;
         // Large values: fewer keys, so the whole set fits every cache's memory (a quarter of it).
         $N     = (int) min(10000, (64 << 20) / max(64, strlen(serialize($v))));
         $keys  = keys_for('m', $N, false);
