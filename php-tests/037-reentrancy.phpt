@@ -45,6 +45,10 @@ var_dump($m['nested']->inner->extra, $m['reads-on-wakeup']->name);
 // Exceptions thrown by user code propagate out of get and set
 shmcache_set('throws', new ThrowsOnUnserialize);
 try { shmcache_get('throws'); echo "no exception\n"; } catch (RuntimeException $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
+// ... and out of get_multi, which stops at that key (the keys after it are not read)
+$hits = shmcache_info()['hits'];
+try { shmcache_get_multi(['after', 'throws', 'other']); echo "no exception\n"; } catch (RuntimeException $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
+var_dump(shmcache_info()['hits'] - $hits);
 shmcache_set('ser', 'previous');
 try { shmcache_set('ser', new ThrowsOnSerialize); echo "no exception\n"; } catch (LogicException $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
 var_dump(shmcache_get('ser'));
@@ -73,6 +77,8 @@ array(1) {
 }
 string(5) "first"
 RuntimeException: no thanks
+RuntimeException: no thanks
+int(1)
 LogicException: cannot
 string(8) "previous"
 bool(true)

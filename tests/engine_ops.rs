@@ -357,3 +357,84 @@ fn incr_after_set_in_a_fresh_cache() {
     c.set(&root, b"counter", ValueKind::INT, &0i64.to_le_bytes(), 0).unwrap();
     assert_eq!(c.incr(&root, b"counter", 1).unwrap(), Some(1));
 }
+
+/// A key and what a read found for it: the kind and value on a hit.
+type Delivered = (Vec<u8>, Option<(ValueKind, Vec<u8>)>);
+
+/// get_each over `keys`, in the order delivered.
+fn get_each(c: &Cache, ns: &Namespace, keys: &[Vec<u8>]) -> Result<Vec<Delivered>, Error> {
+    let mut seen = Vec::new();
+    let mut sink = Vec::new();
+    c.get_each(ns, keys.iter().cloned(), &mut sink, |key, hit, sink| {
+        seen.push((key, hit.map(|kind| (kind, std::mem::take(sink)))));
+        true
+    })?;
+    Ok(seen)
+}
+
+#[test]
+fn get_each_agrees_with_get_for_every_batch_length() {
+    let c = small();
+    let root = Namespace::root();
+    let ns = Namespace::new(b"batch").unwrap();
+    for i in 0..40u32 {
+        if i % 3 != 0 {
+            assert!(c.set(&root, format!("k{i}").as_bytes(), STR, &vec![b'a' + (i % 26) as u8; i as usize * 7], 0).unwrap());
+        }
+        assert!(c.set(&ns, format!("k{i}").as_bytes(), ValueKind(1), &i.to_le_bytes(), 0).unwrap());
+    }
+    assert!(c.set(&root, b"gone", STR, b"x", -1).unwrap()); // already expired
+    c.flush_namespace(&ns);
+    assert!(c.set(&ns, b"k5", ValueKind(1), b"after", 0).unwrap());
+    // Every length around the look-ahead window, with misses, repeats, an expired key and a
+    // flushed namespace mixed in.
+    for len in 0..=24usize {
+        let keys: Vec<Vec<u8>> = (0..len)
+            .map(|j| match j % 7 {
+                5 => b"gone".to_vec(),
+                6 => b"k2".to_vec(),
+                _ => format!("k{}", (j * 5) % 40).into_bytes(),
+            })
+            .collect();
+        for space in [&root, &ns] {
+            let before = c.stats();
+            let got = get_each(&c, space, &keys).unwrap();
+            let after = c.stats();
+            let expected: Vec<_> = keys.iter().map(|k| (k.clone(), get(&c, space, k))).collect();
+            assert_eq!(got, expected, "batch of {len}");
+            let hits = got.iter().filter(|(_, hit)| hit.is_some()).count() as u64;
+            assert_eq!(after.hits - before.hits, hits, "hits counted once per key");
+            assert_eq!(after.misses - before.misses, len as u64 - hits, "misses counted once per key");
+        }
+    }
+}
+
+#[test]
+fn get_each_stops_where_deliver_says_and_counts_only_what_it_read() {
+    let c = small();
+    let root = Namespace::root();
+    for k in [b"a", b"b", b"c", b"d", b"e", b"f"] {
+        assert!(c.set(&root, k, STR, k, 0).unwrap());
+    }
+    let keys: Vec<&[u8]> = vec![b"a", b"b", b"c", b"d", b"e", b"f"];
+    let before = c.stats().hits;
+    let mut seen = Vec::new();
+    c.get_each(&root, keys, &mut Vec::new(), |key, _, _| {
+        seen.push(key);
+        key != b"c"
+    })
+    .unwrap();
+    assert_eq!(seen, vec![b"a" as &[u8], b"b", b"c"]);
+    assert_eq!(c.stats().hits - before, 3);
+}
+
+#[test]
+fn get_each_refuses_a_bad_key_with_an_error() {
+    let c = small();
+    let root = Namespace::root();
+    assert!(c.set(&root, b"a", STR, b"1", 0).unwrap());
+    let keys = vec![b"a".to_vec(), Vec::new(), b"a".to_vec()];
+    assert_eq!(get_each(&c, &root, &keys), Err(Error::EmptyKey));
+    let long = vec![b"a".to_vec(), vec![b'x'; MAX_KEY_LEN + 1]];
+    assert!(matches!(get_each(&c, &root, &long), Err(Error::KeyTooLong { .. })));
+}

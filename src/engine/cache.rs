@@ -168,6 +168,29 @@ unsafe impl ValueSink for LocalSink {
     }
 }
 
+/// How many keys ahead a batched read (get_each) requests index buckets.
+const BATCH_LOOKAHEAD: usize = 4;
+
+/// Hits, misses and expiries of one read or one batch of reads, added to the shared counters
+/// once at the end (each shared add is an atomic instruction).
+#[derive(Default)]
+struct ReadTally {
+    hits: u64,
+    misses: u64,
+    expired: u64,
+}
+
+impl ReadTally {
+    fn count(&self, cache: &Cache) {
+        let stats = &cache.region.header().stats;
+        for (counter, n) in [(Counter::Hits, self.hits), (Counter::Misses, self.misses), (Counter::Expired, self.expired)] {
+            if n > 0 {
+                stats.add(counter, n);
+            }
+        }
+    }
+}
+
 /// Values at least this long are validated in a private buffer before the caller's sink is asked
 /// for memory, so a damaged length field can never make the caller allocate a huge block.
 const DIRECT_COPY_MAX: usize = 1 << 20;
@@ -568,19 +591,116 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        if let Lookup::Present { header, damaged: false, .. } = self.find_full(&probe, ns, key, sink) {
+        let mut tally = ReadTally::default();
+        let hit = self.read_probed(&probe, ns, key, generation, sink, &mut tally);
+        tally.count(self);
+        Ok(hit)
+    }
+
+    /// Reads `keys` (all of namespace `ns`) one after the other into `sink`, handing each key
+    /// back to `deliver` with its result: the kind on a hit (the value is then in the sink,
+    /// which `deliver` empties) or None; `deliver` returns false to stop there. The index buckets of the key a few places ahead are
+    /// requested from memory while the current one is read, so a batch of keys not in the
+    /// CPU's cache waits for memory about once rather than once per key; hits and misses are
+    /// counted once per batch. A key that is empty or too long ends the batch with an error
+    /// (callers check keys first). Nothing is allocated here, so a `deliver` that never returns
+    /// (a PHP fatal error in unserialize) loses at most the keys still in the look-ahead window.
+    pub fn get_each<S: ValueSink, K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
+        &self,
+        ns: &Namespace,
+        keys: I,
+        sink: &mut S,
+        mut deliver: impl FnMut(K, Option<ValueKind>, &mut S) -> bool,
+    ) -> Result<(), Error> {
+        let generation = self.read_generation(ns);
+        let mut keys = keys.into_iter();
+        // Key i waits in window[i % BATCH_LOOKAHEAD], its buckets already requested.
+        let mut window: [Option<(K, Probe)>; BATCH_LOOKAHEAD] = std::array::from_fn(|_| None);
+        let next_probed = |keys: &mut I::IntoIter| -> Result<Option<(K, Probe)>, Error> {
+            let Some(key) = keys.next() else { return Ok(None) };
+            check_key(key.as_ref())?;
+            let probe = self.probe(ns, key.as_ref());
+            self.prefetch_buckets(&probe);
+            Ok(Some((key, probe)))
+        };
+        for slot in window.iter_mut() {
+            *slot = next_probed(&mut keys)?;
+        }
+        let mut tally = ReadTally::default();
+        let mut i = 0;
+        while let Some((key, probe)) = window[i % BATCH_LOOKAHEAD].take() {
+            let refill = next_probed(&mut keys);
+            // Halfway through the window the buckets have had time to arrive: request the
+            // entries they point at too.
+            if let Some((_, halfway)) = &window[(i + BATCH_LOOKAHEAD / 2) % BATCH_LOOKAHEAD] {
+                self.prefetch_entries(halfway);
+            }
+            let hit = self.read_probed(&probe, ns, key.as_ref(), generation, sink, &mut tally);
+            if !deliver(key, hit, sink) {
+                break;
+            }
+            match refill {
+                Ok(next) => window[i % BATCH_LOOKAHEAD] = next,
+                Err(e) => {
+                    tally.count(self);
+                    return Err(e);
+                }
+            }
+            i += 1;
+        }
+        tally.count(self);
+        Ok(())
+    }
+
+    /// Requests the ring lines of the entries whose slot words carry this probe's tag.
+    fn prefetch_entries(&self, probe: &Probe) {
+        let index = self.index();
+        let tail = self.tail();
+        for &bucket in &probe.buckets {
+            let first = bucket as usize * SLOTS_PER_BUCKET;
+            for slot in &index[first..first + SLOTS_PER_BUCKET] {
+                let word = slot.load(Ordering::Relaxed);
+                if word_tag(word) == probe.tag && !is_pending(word) {
+                    let offset = word_offset(word, tail);
+                    if ring::is_intact(tail, offset, self.capacity) {
+                        self.prefetch_ring(self.ring_size.pos(offset), word_lines(word) * 64);
+                    }
+                }
+            }
+        }
+    }
+
+    fn prefetch_buckets(&self, probe: &Probe) {
+        let index = self.index();
+        for &b in &probe.buckets {
+            prefetch(&index[b as usize * SLOTS_PER_BUCKET] as *const AtomicU64);
+        }
+    }
+
+    /// One validated read of a probed key; hits, misses and expiries go to `tally`.
+    #[inline]
+    fn read_probed<S: ValueSink>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        generation: Option<u64>,
+        sink: &mut S,
+        tally: &mut ReadTally,
+    ) -> Option<ValueKind> {
+        if let Lookup::Present { header, damaged: false, .. } = self.find_full(probe, ns, key, sink) {
             match self.liveness(&header, generation) {
                 Liveness::Live => {
-                    self.bump(Counter::Hits);
-                    return Ok(Some(ValueKind(header.kind)));
+                    tally.hits += 1;
+                    return Some(ValueKind(header.kind));
                 }
-                Liveness::Expired => self.bump(Counter::Expired),
+                Liveness::Expired => tally.expired += 1,
                 Liveness::Flushed => {}
             }
             sink.discard();
         }
-        self.bump(Counter::Misses);
-        Ok(None)
+        tally.misses += 1;
+        None
     }
 
     /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.

@@ -22,13 +22,13 @@ pub enum Key<'a> {
     Str(&'a ZendStr),
 }
 
-/// Calls `f` for every element in order, stopping at the first error. `f` must not change `ht`;
-/// an array passed by value to our function can't be changed by user code it runs (PHP
-/// separates a shared array before writing to it, and the call frame holds a reference).
-pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a Zval) -> Result<(), E>) -> Result<(), E> {
+/// The elements in order. The array must not change while this runs; an array passed by value
+/// to our function can't be changed by user code it runs (PHP separates a shared array before
+/// writing to it, and the call frame holds a reference).
+pub fn elements<'a>(ht: &'a ZendHashTable) -> impl Iterator<Item = (Key<'a>, &'a Zval)> + 'a {
     // SAFETY: `u.flags` is the plain flags word of an initialised array.
     let packed = unsafe { ht.u.flags } & HASH_FLAG_PACKED != 0;
-    for i in 0..ht.nNumUsed as usize {
+    (0..ht.nNumUsed as usize).filter_map(move |i| {
         // SAFETY: the first nNumUsed elements of arPacked (packed) or arData (hash) are
         // initialised zvals or Buckets (deleted ones are IS_UNDEF); the array outlives 'a and
         // is not changed meanwhile (see above). A Bucket's key is null or a live zend_string.
@@ -45,9 +45,13 @@ pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a
             }
         };
         // SAFETY: reading the type byte of an initialised zval.
-        if u32::from(unsafe { value.u1.v.type_ }) == IS_UNDEF {
-            continue;
-        }
+        (u32::from(unsafe { value.u1.v.type_ }) != IS_UNDEF).then_some((key, value))
+    })
+}
+
+/// Calls `f` for every element in order, stopping at the first error (see `elements`).
+pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a Zval) -> Result<(), E>) -> Result<(), E> {
+    for (key, value) in elements(ht) {
         f(key, value)?;
     }
     Ok(())

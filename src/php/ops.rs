@@ -13,7 +13,7 @@ use super::codec;
 use super::hash::{self, Key};
 use super::sink::{alloc_zend_string, ZvalSink};
 use super::cache;
-use crate::engine::{Error, Namespace, ValueKind};
+use crate::engine::{Error, Namespace, ValueKind, ValueSink};
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
@@ -43,23 +43,31 @@ fn refused(e: Error) -> PhpResult<bool> {
 fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
-    let kind = match cache.get_into(ns, key, &mut sink) {
-        Ok(Some(kind)) => kind,
-        Ok(None) => return Ok(false),
-        Err(e) => return Err(value_error(e.to_string())),
-    };
+    match cache.get_into(ns, key, &mut sink) {
+        Ok(Some(kind)) => take_value(kind, &mut sink, out),
+        Ok(None) => Ok(false),
+        Err(e) => Err(value_error(e.to_string())),
+    }
+}
+
+/// Turns the value a read left in `sink` into `out` (null), emptying the sink.
+fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
     match sink.take_string() {
         Some(s) if kind == codec::STRING => {
             codec::put_string(out, s);
             Ok(true)
         }
         // unserialize() runs user code, which may end in a fatal error that skips our frames:
-        // drop the sink (its buffer goes back) first; the string is PHP's, freed with the request.
+        // release the sink's buffer first; the string is PHP's, freed with the request.
         Some(s) => {
-            drop(sink);
+            sink.release_buffer();
             codec::decode_into(kind, s.as_bytes(), out)
         }
-        None => codec::decode_into(kind, sink.bytes(), out),
+        None => {
+            let r = codec::decode_into(kind, sink.bytes(), out);
+            sink.discard();
+            r
+        }
     }
 }
 
@@ -87,21 +95,52 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
     hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
-    hash::try_for_each(keys, |_, k| -> PhpResult<()> {
+    let Some(cache) = cache() else { return Ok(out) };
+    // Checked above, so key_bytes cannot fail here.
+    let batch = hash::elements(keys).map(|(_, k)| {
         let k = k.dereference();
-        let bytes = key_bytes(k, &element)?;
+        CallerKey { bytes: key_bytes(k, &element).unwrap_or_default(), zval: k }
+    });
+    let mut sink = ZvalSink::new();
+    let mut failed = None;
+    let read = cache.get_each(ns, batch, &mut sink, |key, hit, sink| {
+        let Some(kind) = hit else { return true };
         let mut v = Zval::new();
-        if fetch_into(ns, &bytes, &mut v)? {
-            // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
-            match k.zend_str() {
-                Some(s) => hash::symtable_update(&mut out, s, &mut v),
-                None => hash::index_update(&mut out, k.long().unwrap_or_default(), &mut v),
+        match take_value(kind, sink, &mut v) {
+            Ok(true) => {
+                // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
+                match key.zval.zend_str() {
+                    Some(s) => hash::symtable_update(&mut out, s, &mut v),
+                    None => hash::index_update(&mut out, key.zval.long().unwrap_or_default(), &mut v),
+                }
+                std::mem::forget(v);
             }
-            std::mem::forget(v);
+            Ok(false) => {}
+            // An exception from unserialize (user code): the keys after this one are not read.
+            Err(e) => {
+                failed = Some(e);
+                return false;
+            }
         }
-        Ok(())
-    })?;
+        true
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    read.map_err(|e| value_error(e.to_string()))?;
     Ok(out)
+}
+
+/// A key of a get_multi batch: its bytes for the engine, its zval for the result array.
+struct CallerKey<'a> {
+    bytes: std::borrow::Cow<'a, [u8]>,
+    zval: &'a Zval,
+}
+
+impl AsRef<[u8]> for CallerKey<'_> {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: IntArg) -> PhpResult<bool> {

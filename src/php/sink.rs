@@ -74,11 +74,19 @@ impl ZvalSink {
     }
 }
 
-impl Drop for ZvalSink {
-    fn drop(&mut self) {
+impl ZvalSink {
+    /// Gives the array buffer back to the thread (as dropping the sink does), before code that
+    /// may never return to this frame.
+    pub fn release_buffer(&mut self) {
         if let Some(buf) = self.buf.take() {
             VALUE_BUF.set(buf);
         }
+    }
+}
+
+impl Drop for ZvalSink {
+    fn drop(&mut self) {
+        self.release_buffer();
     }
 }
 

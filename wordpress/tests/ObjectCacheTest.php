@@ -170,6 +170,45 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), $this->next_request()->get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
 	}
 
+	public function test_get_multiple_reads_shared_memory_in_one_batch() {
+		global $wp_object_cache;
+		$post       = new stdClass();
+		$post->ID   = 7;
+		$post->tags = array( 'x', 'y' );
+		wp_cache_set( 'p7', $post, 'posts' );
+		wp_cache_set( 10, 'ten', 'posts' );
+		wp_cache_set( 'zero', 0, 'posts' );
+		wp_cache_set( 'nil', null, 'posts' );
+		$cache  = $this->next_request();
+		$calls  = $cache->calls;
+		$hits   = $cache->cache_hits;
+		$misses = $cache->cache_misses;
+		$got    = $cache->get_multiple( array( 'missing', 'p7', 10, 'zero', 'p7', 'nil', '10' ), 'posts' );
+		$this->assertSame( array( 'missing', 'p7', 10, 'zero', 'nil' ), array_keys( $got ), "the caller's order" );
+		$this->assertFalse( $got['missing'] );
+		$this->assertEquals( $post, $got['p7'] );
+		$this->assertSame( 'ten', $got[10] );
+		$this->assertSame( 0, $got['zero'] );
+		$this->assertNull( $got['nil'] );
+		$this->assertSame( $calls + 7, $cache->calls, 'one call per key, as get()' );
+		$this->assertSame( $hits + 6, $cache->cache_hits );
+		$this->assertSame( $misses + 1, $cache->cache_misses );
+		// Read values are remembered for the request, and each caller gets its own copy.
+		$got['p7']->ID = 99;
+		$this->assertSame( 7, $cache->get( 'p7', 'posts' )->ID );
+		$this->assertSame( $hits + 7, $cache->cache_hits );
+		// force goes back to shared memory even for keys this request has read.
+		wp_cache_set( 'p7', 'changed', 'posts' );
+		$this->assertSame( array( 'p7' => 'changed' ), $cache->get_multiple( array( 'p7' ), 'posts', true ) );
+		// Non-persistent groups never reach shared memory.
+		wp_cache_add_non_persistent_groups( array( 'local-only' ) );
+		$wp_object_cache->set( 'k', 'v', 'local-only' );
+		$this->assertSame( array( 'k' => 'v' ), $wp_object_cache->get_multiple( array( 'k' ), 'local-only' ) );
+		$other = $this->next_request();
+		$other->add_non_persistent_groups( array( 'local-only' ) );
+		$this->assertSame( array( 'k' => false ), $other->get_multiple( array( 'k' ), 'local-only' ) );
+	}
+
 	public function test_flush_runtime_keeps_shared_memory() {
 		wp_cache_set( 'k', 'v' );
 		$this->assertTrue( wp_cache_flush_runtime() );
