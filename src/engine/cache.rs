@@ -171,8 +171,24 @@ unsafe impl ValueSink for LocalSink {
 /// How many keys ahead a batched read (get_each) requests index buckets.
 const BATCH_LOOKAHEAD: usize = 4;
 
-/// Hits, misses and expiries of one read or one batch of reads, added to the shared counters
-/// once at the end (each shared add is an atomic instruction).
+/// What one read found. An expired entry is a miss that is also counted as expired.
+enum ReadOutcome {
+    Hit(ValueKind),
+    Miss,
+    Expired,
+}
+
+impl ReadOutcome {
+    fn kind(&self) -> Option<ValueKind> {
+        match self {
+            ReadOutcome::Hit(kind) => Some(*kind),
+            _ => None,
+        }
+    }
+}
+
+/// Hits, misses and expiries of a batch of reads, added to the shared counters once at the end
+/// (each shared add is an atomic instruction).
 #[derive(Default)]
 struct ReadTally {
     hits: u64,
@@ -181,6 +197,17 @@ struct ReadTally {
 }
 
 impl ReadTally {
+    fn add(&mut self, outcome: &ReadOutcome) {
+        match outcome {
+            ReadOutcome::Hit(_) => self.hits += 1,
+            ReadOutcome::Miss => self.misses += 1,
+            ReadOutcome::Expired => {
+                self.expired += 1;
+                self.misses += 1;
+            }
+        }
+    }
+
     fn count(&self, cache: &Cache) {
         let stats = &cache.region.header().stats;
         for (counter, n) in [(Counter::Hits, self.hits), (Counter::Misses, self.misses), (Counter::Expired, self.expired)] {
@@ -532,6 +559,7 @@ impl Cache {
     }
 
     /// Finds the published slot holding `key`, checking every candidate with `read`.
+    #[inline(always)]
     fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
         let index = self.index();
         // The two candidate buckets are independent cache lines: start loading the second now.
@@ -557,6 +585,7 @@ impl Cache {
     }
 
     /// Finds `key` and validates its whole entry, the value going to `sink`.
+    #[inline(always)]
     fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
         self.find(probe, ns, key, |word| self.read_full(word, &ns.name, key, sink))
     }
@@ -591,10 +620,16 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        let mut tally = ReadTally::default();
-        let hit = self.read_probed(&probe, ns, key, generation, sink, &mut tally);
-        tally.count(self);
-        Ok(hit)
+        let outcome = self.read_probed(&probe, ns, key, generation, sink);
+        match outcome {
+            ReadOutcome::Hit(_) => self.bump(Counter::Hits),
+            ReadOutcome::Expired => {
+                self.bump(Counter::Expired);
+                self.bump(Counter::Misses);
+            }
+            ReadOutcome::Miss => self.bump(Counter::Misses),
+        }
+        Ok(outcome.kind())
     }
 
     /// Reads `keys` (all of namespace `ns`) one after the other into `sink`, handing each key
@@ -635,8 +670,9 @@ impl Cache {
             if let Some((_, halfway)) = &window[(i + BATCH_LOOKAHEAD / 2) % BATCH_LOOKAHEAD] {
                 self.prefetch_entries(halfway);
             }
-            let hit = self.read_probed(&probe, ns, key.as_ref(), generation, sink, &mut tally);
-            if !deliver(key, hit, sink) {
+            let outcome = self.read_probed(&probe, ns, key.as_ref(), generation, sink);
+            tally.add(&outcome);
+            if !deliver(key, outcome.kind(), sink) {
                 break;
             }
             match refill {
@@ -677,8 +713,8 @@ impl Cache {
         }
     }
 
-    /// One validated read of a probed key; hits, misses and expiries go to `tally`.
-    #[inline]
+    /// One validated read of a probed key (counted by the caller).
+    #[inline(always)]
     fn read_probed<S: ValueSink>(
         &self,
         probe: &Probe,
@@ -686,21 +722,18 @@ impl Cache {
         key: &[u8],
         generation: Option<u64>,
         sink: &mut S,
-        tally: &mut ReadTally,
-    ) -> Option<ValueKind> {
+    ) -> ReadOutcome {
         if let Lookup::Present { header, damaged: false, .. } = self.find_full(probe, ns, key, sink) {
-            match self.liveness(&header, generation) {
-                Liveness::Live => {
-                    tally.hits += 1;
-                    return Some(ValueKind(header.kind));
-                }
-                Liveness::Expired => tally.expired += 1,
-                Liveness::Flushed => {}
+            let liveness = self.liveness(&header, generation);
+            if liveness == Liveness::Live {
+                return ReadOutcome::Hit(ValueKind(header.kind));
             }
             sink.discard();
+            if liveness == Liveness::Expired {
+                return ReadOutcome::Expired;
+            }
         }
-        tally.misses += 1;
-        None
+        ReadOutcome::Miss
     }
 
     /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.

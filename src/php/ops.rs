@@ -51,6 +51,7 @@ fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
 }
 
 /// Turns the value a read left in `sink` into `out` (null), emptying the sink.
+#[inline]
 fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
     match sink.take_string() {
         Some(s) if kind == codec::STRING => {
