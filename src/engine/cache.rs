@@ -688,19 +688,22 @@ impl Cache {
         Ok(())
     }
 
-    /// Requests the ring lines of the entries whose slot words carry this probe's tag.
+    /// Requests the ring lines of the first entry whose slot word carries this probe's tag.
     fn prefetch_entries(&self, probe: &Probe) {
         let index = self.index();
-        let tail = self.tail();
         for &bucket in &probe.buckets {
             let first = bucket as usize * SLOTS_PER_BUCKET;
             for slot in &index[first..first + SLOTS_PER_BUCKET] {
                 let word = slot.load(Ordering::Relaxed);
                 if word_tag(word) == probe.tag && !is_pending(word) {
+                    // Almost always the key's own entry (a 15-bit tag rarely matches another):
+                    // one is enough.
+                    let tail = self.tail();
                     let offset = word_offset(word, tail);
                     if ring::is_intact(tail, offset, self.capacity) {
                         self.prefetch_ring(self.ring_size.pos(offset), word_lines(word) * 64);
                     }
+                    return;
                 }
             }
         }
