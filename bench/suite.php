@@ -212,11 +212,17 @@ function micro(float $seconds): array {
             if ($vname === 'small string') {
                 $missKeys = keys_for('absent', 500, false);
                 $results['get miss'][$cname] = rate(function () use ($get, $missKeys, $v) { return $get($missKeys, $v); }, $seconds);
+                // add and delete change what they measure, so each of the 3 rounds adds a fresh
+                // set of keys and then deletes exactly those; the best round counts, as elsewhere.
                 $add = loop($c, $c['add']);
-                $fresh = keys_for('add' . mt_rand(), $N, true);
-                $results['add (new keys)'][$cname] = once(function () use ($add, $fresh, $v) { $add($fresh, $v); }, $N);
                 $del = loop($c, $c['delete']);
-                $results['delete (existing keys)'][$cname] = once(function () use ($del, $fresh, $v) { $del($fresh, $v); }, $N);
+                $results['add (new keys)'][$cname] = 0.0;
+                $results['delete (existing keys)'][$cname] = 0.0;
+                for ($round = 0; $round < 3; $round++) {
+                    $fresh = keys_for("add$round-" . mt_rand(), $N, true);
+                    $results['add (new keys)'][$cname] = max($results['add (new keys)'][$cname], once(function () use ($add, $fresh, $v) { $add($fresh, $v); }, $N));
+                    $results['delete (existing keys)'][$cname] = max($results['delete (existing keys)'][$cname], once(function () use ($del, $fresh, $v) { $del($fresh, $v); }, $N));
+                }
                 $batches = array_chunk($order, 100);
                 $multi   = multiloop($c);
                 $results['multi-get of 100 keys (keys/s)'][$cname] = 100 * rate(function () use ($multi, $batches) { return $multi(array_slice($batches, 0, 20)); }, $seconds);
