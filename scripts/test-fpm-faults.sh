@@ -239,7 +239,8 @@ check "no wrong value read while requests were terminated" test "$L_WRONG" -eq 0
 log "phase 3: fatal errors inside __sleep/__serialize/__wakeup and while building a value"
 before_workers=$(workers | tr '\n' ' ')
 fatal_before=$(count_in "Maximum execution time\|Allowed memory size" "$TMP/php.log")
-bail_ops=(bail_sleep bail_serialize bail_wakeup bail_memory bail_sleep bail_serialize bail_memory bail_wakeup bail_memory_array bail_memory_array)
+bail_ops=(bail_sleep bail_serialize bail_wakeup bail_memory bail_sleep bail_serialize bail_memory bail_wakeup bail_memory_array bail_memory_array
+  bail_wakeup_multi bail_wakeup_multi)
 bail_answered=0
 for ((i = 0; i < ${#bail_ops[@]}; i += 2)); do
   fcgi "op=${bail_ops[i]}" 20 >"$TMP/bail.a" &
@@ -280,6 +281,7 @@ leak_check() { # leak_check CONTROL_OP BAIL_OP WHAT
 }
 leak_check ctl_wakeup bail_wakeup "__wakeup during shmcache_get"
 leak_check ctl_sleep_multi bail_sleep_multi "__sleep during shmcache_set_multi"
+leak_check ctl_wakeup_multi bail_wakeup_multi "__wakeup during shmcache_get_multi"
 
 # ---- 4. afterwards ----
 log "phase 4: after the faults"

@@ -403,6 +403,33 @@ switch ($op) {
         echo "RESULT fail no fatal error\n";
         break;
 
+    case 'bail_wakeup_multi': // fatal error inside __wakeup, halfway through a get_multi batch
+    case 'ctl_wakeup_multi':  // control: the same get_multi, without a fatal error
+        $size = (int) ($_GET['size'] ?? 4000000);
+        $bail = $op === 'bail_wakeup_multi';
+        $o = new SleepPayload();
+        [$o->key, $o->seq, $o->data, $o->sum, $o->wakeSpin] = ['poison', 1, random_bytes($size), 'x', $bail ? 30 : 0];
+        $keys = [];
+        for ($i = 0; $i < 8; $i++) {
+            shmcache_set("poison:multi:$i", "value $i");
+            $keys[] = "poison:multi:$i";
+        }
+        $poison = "poison:multi-wakeup:$op:$size";
+        if (!shmcache_set($poison, $o)) {
+            echo "RESULT fail set\n";
+            break;
+        }
+        // The object sits in the middle: keys before it are read, keys after it wait in the
+        // batch's look-ahead window when the fatal error ends the request.
+        array_splice($keys, 3, 0, [$poison]);
+        $v = shmcache_get_multi($keys);
+        if ($bail) {
+            echo "RESULT fail no fatal error\n";
+        } else {
+            echo 'RESULT ' . (count($v) === 9 && $v[$poison] instanceof SleepPayload && $v['poison:multi:7'] === 'value 7' ? 'ok' : 'fail') . "\n";
+        }
+        break;
+
     case 'bail_memory':    // memory_limit reached while the extension builds the PHP value of a get
         $k = 'poison:mem';
         shmcache_set($k, random_bytes(3000000));
