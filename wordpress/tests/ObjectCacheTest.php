@@ -209,6 +209,34 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( array( 'k' => false ), $other->get_multiple( array( 'k' ), 'local-only' ) );
 	}
 
+	public function test_request_local_reads_count_copy_and_normalise_like_the_first_read() {
+		$cache     = $this->next_request();
+		$obj       = new stdClass();
+		$obj->v    = 1;
+		$cache->set( 'o', $obj, '' );
+		$cache->set( 7, 'seven' );
+		$hits = $cache->cache_hits;
+		$a    = $cache->get( 'o', 'default', false, $found );
+		$this->assertTrue( $found );
+		$a->v = 2;
+		$b    = $cache->get( 'o', '' );
+		$this->assertSame( 1, $b->v, 'every read gets its own clone' );
+		$this->assertNotSame( $a, $b );
+		$this->assertSame( 'seven', $cache->get( '7', 'default', false, $found ) );
+		$this->assertTrue( $found );
+		$this->assertSame( 'seven', $cache->get( 7, 0 ), 'an empty group is "default"' );
+		$this->assertSame( $hits + 4, $cache->cache_hits );
+		$cache->set( 'n', null );
+		$this->assertNull( $cache->get( 'n', 'default', false, $found ) );
+		$this->assertTrue( $found, 'a stored null is found' );
+		$this->assertFalse( $cache->get( array( 1 ), 'default', false, $found ), 'an invalid key is refused, not looked up' );
+		$this->assertFalse( $found );
+		$this->assertSame( array( 'WP_Object_Cache::get' ), $this->wrong );
+		// force reads shared memory even for a key the request holds.
+		wp_cache_set( 'o', 'changed' );
+		$this->assertSame( 'changed', $cache->get( 'o', '', true ) );
+	}
+
 	public function test_flush_runtime_keeps_shared_memory() {
 		wp_cache_set( 'k', 'v' );
 		$this->assertTrue( wp_cache_flush_runtime() );
