@@ -14,7 +14,8 @@
 # and namespace table; every hit must be a value stored for that key), entry_read (arbitrary
 # bytes, optionally with a valid checksum, as the entry a key's slot points at: header checks
 # and LZ4 decompression), native_value (the native array decoder on arbitrary bytes, and
-# encode/decode round trips of generated values).
+# encode/decode round trips of generated values), lz4_decode (the engine's LZ4 decoder against
+# lz4_flex on arbitrary blocks, and round trips), keys (see fuzz/fuzz_targets/keys.rs).
 # A crash input is kept in fuzz/artifacts/<target>/; replay it with
 #   RUSTC_BOOTSTRAP=1 cargo fuzz run -a <target> fuzz/artifacts/<target>/crash-...   (in fuzz/)
 # Prints "PASS: <target>: N runs in Ns" per target and ends with "N passed, N failed".

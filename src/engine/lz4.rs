@@ -14,14 +14,14 @@
 use std::mem::MaybeUninit;
 
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Corrupt;
+pub struct Corrupt;
 
 /// Shortest match LZ4 encodes (a match-length nibble of 0 means 4 bytes).
 const MIN_MATCH: usize = 4;
 
 /// Decodes the LZ4 block `input` into `out`, which it must fill exactly.
 /// On success every byte of `out` has been written.
-pub(crate) fn decompress_exact(input: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(), Corrupt> {
+pub fn decompress_exact(input: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(), Corrupt> {
     let mut at = 0; // next input byte
     let mut pos = 0; // bytes of out written so far, all initialised
     loop {

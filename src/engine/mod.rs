@@ -20,6 +20,9 @@ pub use region::{Config, Region, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_ME
 pub use stats::Stats;
 #[cfg(feature = "fuzzing")]
 pub use region::FuzzLayout;
+/// The engine's LZ4 block decoder, for the differential fuzz target.
+#[cfg(feature = "fuzzing")]
+pub use lz4::{decompress_exact as lz4_decompress_exact, Corrupt as Lz4Corrupt};
 /// How an entry's checksum is computed, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
 pub use entry::checksum as entry_checksum;
