@@ -97,7 +97,11 @@ function shmcache_get(string $key, ?bool &$found = null): mixed {}
  * Reads several keys.
  *
  * Each key is read on its own: the result is not a snapshot taken at one instant.
- * All keys are checked before any is read.
+ * All keys are checked before any is read. The keys are read as one batch, with the memory
+ * accesses of later keys started while earlier ones are read, so one call is cheaper than a
+ * loop of shmcache_get() when the keys are not in the CPU's cache. An exception thrown while
+ * a value is unserialized (by __wakeup or __unserialize) ends the call; the keys after that
+ * one are not read.
  *
  * @param array<array-key, string|int> $keys The keys to read are the VALUES of this
  *                                           array; its own keys are ignored.
