@@ -595,25 +595,6 @@ impl Cache {
         self.find(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
-    /// Finds the slot holding `key` and copies its header, but not its value: enough for delete,
-    /// which empties the slot whatever the value and only reports whether the key was live. The
-    /// header is as its writer wrote it when the ring did not reach the entry while it was
-    /// copied (the writer finished it before publishing the slot word); otherwise the lookup
-    /// reports it damaged. (add, replace and exists validate the value too: a key whose value
-    /// fails its checksum must not count as live where get would miss it.)
-    fn find_header(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
-        match self.find_key(probe, ns, key) {
-            Lookup::Present { slot, word, header, damaged } => {
-                let overwritten = !damaged && !self.unchanged_since_read(header.offset);
-                if overwritten {
-                    self.bump(Counter::ValidationFailures);
-                }
-                Lookup::Present { slot, word, header, damaged: damaged || overwritten }
-            }
-            Lookup::Absent => Lookup::Absent,
-        }
-    }
-
     /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
     /// kind is returned; on a miss the sink holds nothing the caller should use.
     pub fn get_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
@@ -852,8 +833,7 @@ impl Cache {
         let mut rival = RivalWatch::default();
         for _ in 0..MAX_ATTEMPTS {
             // A plain set only needs the slot that holds the key; add/replace decide on liveness,
-            // so they validate the current entry fully (an entry whose value fails its checksum
-            // is not live: add must not refuse a key that get cannot return).
+            // so they validate the current entry fully.
             let lookup = if mode == Mode::Set {
                 self.find_key(&probe, d.ns, d.key)
             } else {
@@ -1146,8 +1126,12 @@ impl Cache {
     pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
+        // The value is validated too, though the slot is emptied either way: delete reports a
+        // key live exactly when get, exists, add and replace would see it live (an entry whose
+        // value fails its checksum is not).
+        let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
-            match self.find_header(&probe, ns, key) {
+            match self.find_full(&probe, ns, key, &mut sink) {
                 Lookup::Absent => return Ok(false),
                 Lookup::Present { slot, word, header, damaged } => {
                     let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
