@@ -87,7 +87,7 @@ fn forked_mix(c: &mut Criterion) {
                             x ^= x >> 7;
                             x ^= x << 17;
                             let k = &keys[(x % KEYS as u64) as usize];
-                            if x % 10 == 0 {
+                            if x.is_multiple_of(10) {
                                 let _ = cache.set(&root, k, STR, &v, 0);
                             } else {
                                 let _ = black_box(cache.get(&root, k, &mut out));

@@ -77,7 +77,7 @@ pub fn make_value(key: &[u8], seq: u64, len: usize) -> Vec<u8> {
     // Half the payloads are compressible, half are noise.
     let mut x = seq | 1;
     for i in 0..len {
-        if seq % 2 == 0 {
+        if seq.is_multiple_of(2) {
             v.push(b'a' + (i % 13) as u8);
         } else {
             x ^= x << 13;
