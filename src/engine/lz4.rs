@@ -13,6 +13,7 @@
 
 use std::mem::MaybeUninit;
 
+/// The block is not valid LZ4, or does not decode to exactly the expected length.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Corrupt;
 
