@@ -21,6 +21,16 @@ fn damage_value(cache: &Cache, key: &[u8], value: &[u8]) {
     ring[at + key.len()] ^= 0x01;
 }
 
+/// A roomy cache holding only `key` = `value`, whose value has then been damaged.
+fn one_damaged_key(key: &[u8], value: &[u8]) -> (Cache, Namespace) {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    assert!(cache.set(&ns, key, ValueKind(6), value, 0).unwrap());
+    damage_value(&cache, key, value);
+    (cache, ns)
+}
+
 #[test]
 fn add_on_a_damaged_entry() {
     let config = Config { keys_memory_size: 1024, values_memory_size: 1 << 20, compress_threshold: 0 };
@@ -44,11 +54,7 @@ fn add_on_a_damaged_entry() {
 
 #[test]
 fn add_on_a_damaged_entry_reports_contention() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
-    let cache = Cache::create(&config).unwrap();
-    let ns = Namespace::root();
-    assert!(cache.set(&ns, b"k", ValueKind(6), b"v1", 0).unwrap());
-    damage_value(&cache, b"k", b"v1");
+    let (cache, ns) = one_damaged_key(b"k", b"v1");
     // Before the fix: 10,000 lost "races" against its own damaged slot, then Err(Contended).
     let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
     assert!(!matches!(r, Err(Error::Contended)), "add gave up with 'too much contention' on an uncontended key");
@@ -62,11 +68,7 @@ fn add_on_a_damaged_entry_reports_contention() {
 /// either (delete still unlinks it).
 #[test]
 fn delete_of_a_damaged_entry_agrees_with_get() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
-    let cache = Cache::create(&config).unwrap();
-    let ns = Namespace::root();
-    assert!(cache.set(&ns, b"k", ValueKind(6), b"value", 0).unwrap());
-    damage_value(&cache, b"k", b"value");
+    let (cache, ns) = one_damaged_key(b"k", b"value");
     let mut out = Vec::new();
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None);
     assert!(!cache.exists(&ns, b"k").unwrap());
