@@ -279,7 +279,7 @@ class WP_Object_Cache {
 			$found = true;
 			$this->cache_hits++;
 			$value = $this->cache[ $group ][ $key ];
-			return is_object( $value ) ? clone $value : $value;
+			return is_object( $value ) ? clone $value : $value; // self::copy(), inline: no call
 		}
 		if ( ! $this->is_valid_key( $key ) ) {
 			$found = false;

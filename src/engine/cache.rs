@@ -602,6 +602,8 @@ impl Cache {
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
         let outcome = self.read_probed(&probe, ns, key, generation, sink);
+        // Counted directly rather than through a ReadTally: one read needs no batching, and
+        // the tally's loop measured 30-odd instructions more per get.
         match outcome {
             ReadOutcome::Hit(_) => self.bump(Counter::Hits),
             ReadOutcome::Expired => {
@@ -615,10 +617,10 @@ impl Cache {
 
     /// Reads `keys` (all of namespace `ns`) one after the other into `sink`, handing each key
     /// back to `deliver` with its result: the kind on a hit (the value is then in the sink,
-    /// which `deliver` empties) or None; `deliver` returns false to stop there. The index buckets of the key a few places ahead are
-    /// requested from memory while the current one is read, so a batch of keys not in the
-    /// CPU's cache waits for memory about once rather than once per key; hits and misses are
-    /// counted once per batch. A key that is empty or too long ends the batch with an error
+    /// which `deliver` empties) or None; `deliver` returns false to stop there. The index
+    /// buckets of the key a few places ahead are requested from memory while the current one is
+    /// read, so a batch of keys not in the CPU's cache waits for memory about once rather than
+    /// once per key; hits and misses are counted once per batch. A key that is empty or too long ends the batch with an error
     /// (callers check keys first). Nothing is allocated here, so a `deliver` that never returns
     /// (a PHP fatal error in unserialize) loses at most the keys still in the look-ahead window.
     pub fn get_each<S: ValueSink, K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
