@@ -19,7 +19,9 @@ $array = [
     'score' => 3.14159, 'tags' => [1, 2, 3], 'meta' => ['a' => 'b'], 'guid' => 'http://example.test/?p=42',
     'post_parent' => 0, 'to_ping' => '', 'pinged' => null,
 ];
+require __DIR__ . '/values.php';
 $value = match ($op) {
+    'get-object', 'set-object' => wp_post_object(42),
     'get-array', 'set-array' => $array,
     'incr', 'get-int', 'set-int' => 123456789,
     default => 'hello world, this is a small cached string',
@@ -33,13 +35,13 @@ foreach ($keys as $k) {
 $batches = array_chunk($order, 100);
 for ($r = 0; $r < $rounds; $r++) {
     switch ("$cache $op") {
-        case 'shmcache get': case 'shmcache get-array': case 'shmcache get-int': foreach ($order as $k) { $x = shmcache_get($k); } break;
-        case 'apcu get': case 'apcu get-array': case 'apcu get-int': foreach ($order as $k) { $x = apcu_fetch($k); } break;
+        case 'shmcache get': case 'shmcache get-array': case 'shmcache get-int': case 'shmcache get-object': foreach ($order as $k) { $x = shmcache_get($k); } break;
+        case 'apcu get': case 'apcu get-array': case 'apcu get-int': case 'apcu get-object': foreach ($order as $k) { $x = apcu_fetch($k); } break;
         case 'shmcache method-get': foreach ($order as $k) { $x = $ns->get($k); } break;
         case 'shmcache miss': foreach ($order as $k) { $x = shmcache_get("x$k"); } break;
         case 'apcu miss': foreach ($order as $k) { $x = apcu_fetch("x$k"); } break;
-        case 'shmcache set': case 'shmcache set-array': case 'shmcache set-int': foreach ($order as $k) { shmcache_set($k, $value); } break;
-        case 'apcu set': case 'apcu set-array': case 'apcu set-int': foreach ($order as $k) { apcu_store($k, $value); } break;
+        case 'shmcache set': case 'shmcache set-array': case 'shmcache set-int': case 'shmcache set-object': foreach ($order as $k) { shmcache_set($k, $value); } break;
+        case 'apcu set': case 'apcu set-array': case 'apcu set-int': case 'apcu set-object': foreach ($order as $k) { apcu_store($k, $value); } break;
         case 'shmcache incr': foreach ($order as $k) { shmcache_incr($k, 1); } break;
         case 'apcu incr': foreach ($order as $k) { apcu_inc($k, 1); } break;
         case 'shmcache delete-and-add': foreach ($order as $k) { shmcache_delete($k); shmcache_add($k, $value); } break;

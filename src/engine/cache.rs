@@ -12,7 +12,8 @@ use std::thread::LocalKey;
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
-use super::entry::{checksum, entry_len, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
+use super::checksum;
+use super::entry::{checksum_with, entry_len, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
 use super::error::Error;
 use super::index::{is_pending, make_word, word_lines, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
@@ -493,24 +494,22 @@ impl Cache {
         let valid = if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
-            // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes,
-            // which the copy initialises before they are viewed as a slice.
-            let value = unsafe {
-                ring::copy_out(ring, value_pos, dst, stored_len);
-                std::slice::from_raw_parts(dst.cast_const(), stored_len)
-            };
-            checksum(head, value) == h.checksum && self.unchanged_since_read(offset)
+            // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
+            // and untouched by anyone else, so it cannot overlap the ring.
+            let value_hash = unsafe { checksum::copy_hashed(ring.add(value_pos as usize), dst, stored_len) };
+            checksum_with(head, value_hash) == h.checksum && self.unchanged_since_read(offset)
         } else {
             with_buffer(&READ_BUF, |stored| {
                 stored.clear();
                 stored.reserve(stored_len);
                 // SAFETY: as above for the ring range; `stored` has capacity for stored_len
                 // bytes, all initialised by the copy before set_len.
-                unsafe {
-                    ring::copy_out(ring, value_pos, stored.as_mut_ptr(), stored_len);
+                let value_hash = unsafe {
+                    let value_hash = checksum::copy_hashed(ring.add(value_pos as usize), stored.as_mut_ptr(), stored_len);
                     stored.set_len(stored_len);
-                }
-                if checksum(head, stored) != h.checksum || !self.unchanged_since_read(offset) {
+                    value_hash
+                };
+                if checksum_with(head, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
                     return false;
                 }
                 // Validated, so the lengths can be trusted for the allocation below.
@@ -921,7 +920,9 @@ impl Cache {
             std::ptr::copy_nonoverlapping(d.key.as_ptr(), p.add(HEADER_LEN + d.ns.name.len()), d.key.len());
             std::slice::from_raw_parts_mut(p, head_len)
         };
-        let sum = checksum(head, d.stored);
+        // Hashed from our own copy of the value, never from the ring: a writer lapped while
+        // copying must not give the bytes it finds there a valid checksum.
+        let sum = checksum_with(head, checksum::value_hash(d.stored));
         head[CHECKSUM_RANGE].copy_from_slice(&sum.to_le_bytes());
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.

@@ -8,7 +8,10 @@
 
 use std::ops::Range;
 
-use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+#[cfg(any(test, feature = "fuzzing"))]
+use super::checksum::value_hash;
 
 /// Bytes of the checksum field inside an entry; zeroed while hashing.
 pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
@@ -67,10 +70,17 @@ impl EntryHeader {
 }
 
 /// The checksum of an entry from its head (header with the checksum field zeroed, then the
-/// stored key) and its stored value.
-#[inline]
+/// stored key) and its stored value. (The cache itself hashes values while copying them; this
+/// form is for tests and fuzzers that forge entries.)
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
-    xxh3_64_with_seed(head, xxh3_64(value))
+    checksum_with(head, value_hash(value))
+}
+
+/// `checksum` when the value's hash is already known (from `checksum::copy_hashed`).
+#[inline]
+pub(crate) fn checksum_with(head: &[u8], value_hash: u64) -> u64 {
+    xxh3_64_with_seed(head, value_hash)
 }
 
 /// Bytes an entry takes in the ring: header, stored key (namespace + key) and stored value,

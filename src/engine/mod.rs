@@ -5,6 +5,7 @@
 //! append to the ring and publish with a CAS on an index slot. See `docs/design.md`.
 
 mod cache;
+mod checksum;
 mod entry;
 mod error;
 mod index;

@@ -1,0 +1,247 @@
+//! The hash of an entry's value inside its checksum.
+//!
+//! Values of up to 240 bytes are hashed with XXH3-64 as is. Longer ones use XXH3-64's long-input
+//! algorithm with this module's own secret, run with AVX2 when the CPU has it (detected at run
+//! time; xxhash-rust picks its SIMD width when it is compiled, and a portable build gets SSE2).
+//! The long hash was most of what a get of a 3 KB serialized object or a 50 KB string costs on
+//! top of APCu's plain copy (docs/design.md). Without AVX2 the same hash comes from
+//! xxhash-rust, so the two paths agree and every process computes the same checksum.
+
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_secret};
+
+const SECRET_LEN: usize = 192;
+const STRIPE_LEN: usize = 64;
+/// Longest value hashed by XXH3's short-input paths (which take no secret here).
+const SHORT_MAX: usize = 240;
+
+/// The secret of the long-input hash: 192 pseudo-random bytes (splitmix64 from a fixed seed),
+/// as XXH3 asks of a custom secret. Changing it changes every checksum: regions are created
+/// afresh at startup, so no stored entry outlives a binary.
+static SECRET: [u8; SECRET_LEN] = make_secret();
+
+const fn make_secret() -> [u8; SECRET_LEN] {
+    let mut out = [0u8; SECRET_LEN];
+    let mut state: u64 = 0x5348_4d43_4143_4845;
+    let mut i = 0;
+    while i < SECRET_LEN {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let bytes = z.to_le_bytes();
+        let mut j = 0;
+        while j < 8 {
+            out[i + j] = bytes[j];
+            j += 1;
+        }
+        i += 8;
+    }
+    out
+}
+
+/// The hash of a value, as it enters the entry checksum.
+#[inline]
+pub fn value_hash(value: &[u8]) -> u64 {
+    if value.len() <= SHORT_MAX {
+        return xxh3_64(value);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present (checked above) and the slice is longer than one stripe.
+        return unsafe { avx2::long_hash(value, &SECRET) };
+    }
+    xxh3_64_with_secret(value, &SECRET)
+}
+
+/// Copies `len` bytes from `src` to `dst` and returns `value_hash` of the bytes written to `dst`
+/// (which is what a reader must validate: the source may be shared memory that changes while it
+/// is read). Copying first and hashing the copy, still in the CPU's cache, measured faster than
+/// hashing each 64-byte stripe on its way through registers: the copy then runs as glibc's
+/// memcpy, which streams from memory better than a loop that also hashes.
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `len` bytes, and the two ranges must not
+/// overlap; nothing else may write to `dst` meanwhile.
+#[inline]
+pub unsafe fn copy_hashed(src: *const u8, dst: *mut u8, len: usize) -> u64 {
+    // SAFETY: the caller's contract; after the copy `dst` holds `len` initialised bytes that
+    // only this thread writes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, len);
+        value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
+    }
+}
+
+/// XXH3-64's long-input algorithm (stripes of 64 bytes accumulated into eight 64-bit lanes,
+/// scrambled every 16 stripes, merged and avalanched at the end), written for AVX2. Checked
+/// against xxhash-rust's `xxh3_64_with_secret` in the tests.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{SECRET_LEN, STRIPE_LEN};
+
+    const PRIME32_1: u64 = 0x9E37_79B1;
+    const PRIME32_2: u64 = 0x85EB_CA77;
+    const PRIME32_3: u64 = 0xC2B2_AE3D;
+    const PRIME64_1: u64 = 0x9E37_79B1_85EB_CA87;
+    const PRIME64_2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+    const PRIME64_3: u64 = 0x1656_67B1_9E37_79F9;
+    const PRIME64_4: u64 = 0x85EB_CA77_C2B2_AE63;
+    const PRIME64_5: u64 = 0x27D4_EB2F_1656_67C5;
+    const STRIPES_PER_BLOCK: usize = (SECRET_LEN - STRIPE_LEN) / 8;
+    const BLOCK_LEN: usize = STRIPE_LEN * STRIPES_PER_BLOCK;
+    /// Where in the secret the last stripe's and the merge's keys start (XXH3's constants).
+    const LAST_STRIPE_SECRET: usize = SECRET_LEN - STRIPE_LEN - 7;
+    const MERGE_SECRET: usize = 11;
+
+    /// Folds one 64-byte stripe, already in registers, into the accumulators.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn accumulate(acc: &mut [__m256i; 2], data: [__m256i; 2], key: *const u8) {
+        for i in 0..2 {
+            // SAFETY: `key` points at 64 readable secret bytes (callers index within SECRET).
+            let k = unsafe { _mm256_loadu_si256(key.add(32 * i).cast::<__m256i>()) };
+            let mixed = _mm256_xor_si256(data[i], k);
+            // Each lane: low 32 bits × high 32 bits of (data ^ key) ...
+            let high_halves = _mm256_shuffle_epi32::<0x31>(mixed);
+            let product = _mm256_mul_epu32(mixed, high_halves);
+            // ... plus the neighbouring lane's raw data.
+            let swapped = _mm256_shuffle_epi32::<0x4E>(data[i]);
+            acc[i] = _mm256_add_epi64(acc[i], _mm256_add_epi64(product, swapped));
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load_stripe(p: *const u8) -> [__m256i; 2] {
+        // SAFETY: the caller guarantees 64 readable bytes at `p`.
+        unsafe { [_mm256_loadu_si256(p.cast::<__m256i>()), _mm256_loadu_si256(p.add(32).cast::<__m256i>())] }
+    }
+
+    /// XXH3-64 with `secret` of `input`.
+    ///
+    /// # Safety
+    /// AVX2 must be available; `input` must be at least one stripe (64 bytes) long.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn long_hash(input: &[u8], secret: &[u8; SECRET_LEN]) -> u64 {
+        let len = input.len();
+        let src = input.as_ptr();
+        debug_assert!(len >= STRIPE_LEN);
+        let s = secret.as_ptr();
+        let mut acc = [
+            _mm256_setr_epi64x(PRIME32_3 as i64, PRIME64_1 as i64, PRIME64_2 as i64, PRIME64_3 as i64),
+            _mm256_setr_epi64x(PRIME64_4 as i64, PRIME32_2 as i64, PRIME64_5 as i64, PRIME32_1 as i64),
+        ];
+        // Every full stripe before the last byte, block by block; the bytes after them are
+        // covered by the final stripe, which ends exactly at `len`.
+        let blocks = (len - 1) / BLOCK_LEN;
+        let mut at = 0;
+        // SAFETY (whole body): every stripe read lies below len - 1 (or is the final
+        // one, [len - 64, len)); secret offsets stay within its 192 bytes: stripe n of a block
+        // uses [8n, 8n + 64) with n < 16, the scramble [128, 192), the last stripe [121, 185)
+        // and the merge [11, 75).
+        unsafe {
+            for _ in 0..blocks {
+                for n in 0..STRIPES_PER_BLOCK {
+                    let data = load_stripe(src.add(at));
+                    accumulate(&mut acc, data, s.add(8 * n));
+                    at += STRIPE_LEN;
+                }
+                scramble(&mut acc, s.add(SECRET_LEN - STRIPE_LEN));
+            }
+            let stripes = (len - 1 - at) / STRIPE_LEN;
+            for n in 0..stripes {
+                let data = load_stripe(src.add(at));
+                accumulate(&mut acc, data, s.add(8 * n));
+                at += STRIPE_LEN;
+            }
+            // The final stripe ends at the last byte, overlapping bytes already hashed.
+            let last = load_stripe(src.add(len - STRIPE_LEN));
+            accumulate(&mut acc, last, s.add(LAST_STRIPE_SECRET));
+            let mut lanes = [0u64; 8];
+            _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), acc[0]);
+            _mm256_storeu_si256(lanes.as_mut_ptr().add(4).cast::<__m256i>(), acc[1]);
+            merge(&lanes, &secret[MERGE_SECRET..MERGE_SECRET + 64], (len as u64).wrapping_mul(PRIME64_1))
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn scramble(acc: &mut [__m256i; 2], key: *const u8) {
+        let prime = _mm256_set1_epi32(PRIME32_1 as i32);
+        for (i, lane) in acc.iter_mut().enumerate() {
+            // SAFETY: `key` points at the secret's last 64 bytes.
+            let k = unsafe { _mm256_loadu_si256(key.add(32 * i).cast::<__m256i>()) };
+            let mixed = _mm256_xor_si256(_mm256_xor_si256(*lane, _mm256_srli_epi64::<47>(*lane)), k);
+            let high = _mm256_shuffle_epi32::<0x31>(mixed);
+            *lane = _mm256_add_epi64(_mm256_mul_epu32(mixed, prime), _mm256_slli_epi64::<32>(_mm256_mul_epu32(high, prime)));
+        }
+    }
+
+    fn merge(lanes: &[u64; 8], key: &[u8], start: u64) -> u64 {
+        let word = |i: usize| u64::from_le_bytes(key[8 * i..8 * i + 8].try_into().unwrap());
+        let mut h = start;
+        for pair in 0..4 {
+            let product = (lanes[2 * pair] ^ word(2 * pair)) as u128 * (lanes[2 * pair + 1] ^ word(2 * pair + 1)) as u128;
+            h = h.wrapping_add(product as u64 ^ (product >> 64) as u64);
+        }
+        h ^= h >> 37;
+        h = h.wrapping_mul(0x1656_6791_9E37_79F9);
+        h ^ (h >> 32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// The AVX2 path must give xxhash-rust's answer, or processes of one machine could
+    /// disagree only if they took different paths — and the tests could not tell.
+    #[test]
+    fn both_paths_agree_with_xxhash_rust_for_every_length() {
+        let lengths = (0..2200).chain([3000, 4095, 4096, 4097, 51_200, 100_003, 1 << 20]);
+        for len in lengths {
+            let src = bytes(len, len as u64 + 7);
+            let expected = if len <= SHORT_MAX { xxh3_64(&src) } else { xxh3_64_with_secret(&src, &SECRET) };
+            assert_eq!(value_hash(&src), expected, "value_hash, {len} bytes");
+            let mut dst = vec![0u8; len];
+            // SAFETY: both vectors hold len bytes and are distinct allocations.
+            let h = unsafe { copy_hashed(src.as_ptr(), dst.as_mut_ptr(), len) };
+            assert_eq!(h, expected, "copy_hashed, {len} bytes");
+            assert_eq!(dst, src, "copy_hashed copied {len} bytes");
+        }
+    }
+
+    #[test]
+    fn any_changed_byte_changes_the_hash() {
+        for len in [241, 1024, 1025, 5000] {
+            let v = bytes(len, 99);
+            let base = value_hash(&v);
+            for at in [0, 1, 63, 64, len / 2, len - 65, len - 64, len - 1] {
+                let mut w = v.clone();
+                w[at] ^= 0x10;
+                assert_ne!(value_hash(&w), base, "byte {at} of {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_secret_is_not_degenerate() {
+        let distinct: std::collections::HashSet<u8> = SECRET.iter().copied().collect();
+        assert!(distinct.len() > 100, "{} distinct bytes", distinct.len());
+    }
+}
