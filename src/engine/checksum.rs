@@ -44,8 +44,15 @@ const fn make_secret() -> [u8; SECRET_LEN] {
 #[inline]
 pub fn value_hash(value: &[u8]) -> u64 {
     if value.len() <= SHORT_MAX {
-        return xxh3_64(value);
+        xxh3_64(value)
+    } else {
+        long_value_hash(value)
     }
+}
+
+/// Out of line, so that the short path stays small enough to inline into every read.
+#[inline(never)]
+fn long_value_hash(value: &[u8]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present (checked above) and the slice is longer than one stripe.
@@ -63,7 +70,7 @@ pub fn value_hash(value: &[u8]) -> u64 {
 /// # Safety
 /// `src` must be readable and `dst` writable for `len` bytes, and the two ranges must not
 /// overlap; nothing else may write to `dst` meanwhile.
-#[inline]
+#[inline(always)]
 pub unsafe fn copy_hashed(src: *const u8, dst: *mut u8, len: usize) -> u64 {
     // SAFETY: the caller's contract; after the copy `dst` holds `len` initialised bytes that
     // only this thread writes.
