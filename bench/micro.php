@@ -45,19 +45,28 @@ if (!isset($caches['shmcache'])) {
 }
 
 /**
- * Runs $body(i) in a tight loop for about $duration seconds, best of ROUNDS, returns ops/s.
- * The loop is written out per cache (no closure call per op would be fair to nobody), so each
- * benchmark below is a small generated function.
+ * Runs each cache's $loop() in a tight loop for about $duration seconds, ROUNDS times, and
+ * returns the best ops/s per cache. The caches take turns round by round, so a slow minute of a
+ * shared machine lands on all of them instead of deciding one cache's figure. Taking turns also
+ * means each cache's data was pushed out of the CPU caches by the others' rounds, which running
+ * a cache's rounds back to back did not do: so every round first makes $warmups untimed calls
+ * (one pass over all the keys), and each cache is measured warm, as before. The loops are written
+ * out per cache (no closure call per op would be fair to nobody).
  */
-function measure(callable $loop, float $duration): float {
-    $best = 0.0;
+function measure(array $loopsByCache, int $warmups, float $duration): array {
+    $best = array_fill_keys(array_keys($loopsByCache), 0.0);
     for ($r = 0; $r < ROUNDS; $r++) {
-        $n = 0;
-        $t0 = hrtime(true);
-        do {
-            $n += $loop();
-        } while ((hrtime(true) - $t0) < $duration * 1e9);
-        $best = max($best, $n / ((hrtime(true) - $t0) / 1e9));
+        foreach ($loopsByCache as $name => $loop) {
+            for ($w = 0; $w < $warmups; $w++) {
+                $loop();
+            }
+            $n = 0;
+            $t0 = hrtime(true);
+            do {
+                $n += $loop();
+            } while ((hrtime(true) - $t0) < $duration * 1e9);
+            $best[$name] = max($best[$name], $n / ((hrtime(true) - $t0) / 1e9));
+        }
     }
     return $best;
 }
@@ -106,6 +115,7 @@ $cases = [
 ];
 foreach ($cases as $case => [$op, $value, $orderName]) {
     $chunks = $chunksByOrder[$orderName];
+    $rounds = [];
     foreach ($caches as $name => $c) {
         foreach ($keys as $k) {
             $c['set']($k, $value);
@@ -118,11 +128,13 @@ foreach ($cases as $case => [$op, $value, $orderName]) {
         }
         $loop = $loops[$name][$op];
         $ci = 0;
-        $results[$case][$name] = measure(function () use ($loop, $chunks, &$ci, $value, $op) {
+        $rounds[$name] = function () use ($loop, $chunks, &$ci, $value, $op) {
             $chunk = $chunks[$ci++ % count($chunks)];
             return $op === 'get' ? $loop($chunk) : $loop($chunk, $value);
-        }, $duration);
+        };
+        unset($ci);
     }
+    $results[$case] = measure($rounds, count($chunks), $duration);
 }
 
 // Two forked processes, 90% get / 10% set on 10,000 keys of ~100 bytes; aggregate ops/s.
