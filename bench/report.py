@@ -117,12 +117,30 @@ md.append("")
 md.append(read("micro-nocompress.md"))
 md.append("### Instructions per operation (callgrind)")
 md.append("")
-md.append("Timings on a shared 2-core machine move by 10% from run to run; instruction counts do not "
+md.append("Timings on a shared 2-core machine move by 10–30% from run to run; instruction counts do not "
           "(`bash bench/instructions.sh`: the same binary and input give the same count). They are not a "
           "speed — memory stalls and atomic instructions cost different amounts of time — but they show "
           "where the work is. 5,000 keys, one CLI process, including PHP's own loop and call overhead.")
 md.append("")
 md.append(read("instructions.md"))
+md.append("### Where APCu is ahead, and why")
+md.append("")
+md.append("- **Operations that read before they write** (add of a new key, delete, incr): APCu takes its "
+          "write lock and changes its table in place. shmcache takes no lock: it validates the current entry "
+          "(key compared, checksum checked), appends a new entry to the ring and publishes it with a "
+          "compare-and-swap on the key's slot; a new key's slot is first reserved as pending while the key's "
+          "other candidate slots are checked, which is how concurrent adds get exactly one winner. That is "
+          "more work per call, and it is what lets a worker killed at any instruction of these leave the cache "
+          "consistent and no other worker waiting ([design.md](design.md#no-locks-what-a-killed-process-leaves-behind)).")
+md.append("- **Gets of values APCu hands back unchecked**: every shmcache read hashes what it copied (xxh3-64 "
+          "over header, key and value) and treats a mismatch as a miss; APCu trusts its memory. On the 50 KB "
+          "incompressible string and the 3 KB serialized post object that hash is most of the difference "
+          "(it runs with AVX2 where the CPU has it).")
+md.append("- **Multi-get and small gets when every key is in the CPU's caches** (this table's 10,000 keys): "
+          "the same per-key validation. On key sets that are not in the CPU's caches, `get_multi` requests the "
+          "buckets and entries of the next keys while it reads the current one, and is then faster than APCu "
+          "([design.md](design.md#reading-a-key-get)).")
+md.append("")
 md.append("## Contention (forked processes sharing one cache)")
 md.append("")
 md.append("Each process reads or writes random keys; every value embeds its key and an MD5 of its body, "
