@@ -448,7 +448,7 @@ impl Cache {
     /// copied to the stack and compared with the key, the value goes to `sink`, then the
     /// checksum and a re-check that the ring did not reuse the bytes meanwhile decide.
     /// Compressed values arrive in the sink decompressed.
-    fn read_full<S: ValueSink>(&self, word: u64, ns: &[u8], key: &[u8], sink: &mut S) -> EntryRead {
+    fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], sink: &mut S) -> EntryRead {
         let cap = self.capacity;
         let tail = self.tail();
         let offset = word_offset(word, tail);
@@ -461,8 +461,11 @@ impl Cache {
         if pos + head_len as u64 > cap {
             return EntryRead::Invalid;
         }
-        // The whole entry, as long as the slot word says (the value's length is not known yet).
-        self.prefetch_ring(pos, word_lines(word) * 64);
+        // The whole entry, as long as the slot word says (the value's length is not known yet),
+        // unless a batch already asked for it.
+        if !PREFETCHED {
+            self.prefetch_ring(pos, word_lines(word) * 64);
+        }
         let ring = self.region.ring_ptr();
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
         // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
@@ -559,10 +562,13 @@ impl Cache {
 
     /// Finds the published slot holding `key`, checking every candidate with `read`.
     #[inline(always)]
-    fn find(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
+    fn find<const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
         let index = self.index();
-        // The two candidate buckets are independent cache lines: start loading the second now.
-        prefetch(&index[probe.buckets[1] as usize * 4] as *const AtomicU64);
+        // The two candidate buckets are independent cache lines: start loading the second now
+        // (a batch has requested both already).
+        if !PREFETCHED {
+            prefetch(&index[probe.buckets[1] as usize * 4] as *const AtomicU64);
+        }
         for slot in probe.slots() {
             let slot = slot as usize;
             let word = index[slot].load(Ordering::Acquire);
@@ -586,12 +592,18 @@ impl Cache {
     /// Finds `key` and validates its whole entry, the value going to `sink`.
     #[inline(always)]
     fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
-        self.find(probe, ns, key, |word| self.read_full(word, &ns.name, key, sink))
+        self.find_full_as::<S, false>(probe, ns, key, sink)
+    }
+
+    /// find_full; PREFETCHED when the caller has already requested the key's buckets and entry.
+    #[inline(always)]
+    fn find_full_as<S: ValueSink, const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find::<PREFETCHED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, sink))
     }
 
     /// Finds the slot holding `key` without validating the value.
     fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
-        self.find(probe, ns, key, |word| self.read_key(word, &ns.name, key))
+        self.find::<false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
     /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
@@ -600,7 +612,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        let outcome = self.read_probed(&probe, ns, key, generation, sink);
+        let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
         // Counted directly rather than through a ReadTally: one read needs no batching, and
         // the tally's loop measured 30-odd instructions more per get.
         match outcome {
@@ -652,7 +664,13 @@ impl Cache {
             if let Some((_, halfway)) = &window[(i + BATCH_LOOKAHEAD / 2) % BATCH_LOOKAHEAD] {
                 self.prefetch_entries(halfway);
             }
-            let outcome = self.read_probed(&probe, ns, key.as_ref(), generation, sink);
+            // The first keys of a batch had no turn halfway through the window: their entries
+            // are requested by the read itself.
+            let outcome = if i >= BATCH_LOOKAHEAD / 2 {
+                self.read_probed::<S, true>(&probe, ns, key.as_ref(), generation, sink)
+            } else {
+                self.read_probed::<S, false>(&probe, ns, key.as_ref(), generation, sink)
+            };
             tally.add(&outcome);
             if !deliver(key, outcome.kind(), sink) {
                 break;
@@ -700,7 +718,7 @@ impl Cache {
 
     /// One validated read of a probed key (counted by the caller).
     #[inline(always)]
-    fn read_probed<S: ValueSink>(
+    fn read_probed<S: ValueSink, const PREFETCHED: bool>(
         &self,
         probe: &Probe,
         ns: &Namespace,
@@ -708,7 +726,7 @@ impl Cache {
         generation: Option<u64>,
         sink: &mut S,
     ) -> ReadOutcome {
-        if let Lookup::Present { header, damaged: false, .. } = self.find_full(probe, ns, key, sink) {
+        if let Lookup::Present { header, damaged: false, .. } = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink) {
             let liveness = self.liveness(&header, generation);
             if liveness == Liveness::Live {
                 return ReadOutcome::Hit(ValueKind(header.kind));
