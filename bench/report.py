@@ -96,6 +96,9 @@ versions = {
 md.append(f"- CPU: {cpu} — {os.cpu_count()} cores, {ram} GiB RAM; a shared machine (other jobs ran on it)")
 md.append(f"- {platform.platform()}")
 md.append(f"- {sh('php -v | head -n 1')}")
+commit_file = os.path.join(out_dir, "commit.txt")
+if os.path.exists(commit_file) and open(commit_file).read().strip():
+    md.append(f"- shmcache source: commit {open(commit_file).read().strip()}")
 md.append("- " + ", ".join(f"{k} {v}" for k, v in versions.items()))
 md.append("")
 md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.entries_hint=200000`, "

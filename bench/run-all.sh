@@ -12,6 +12,8 @@ python3 -c 'import matplotlib' 2>/dev/null || pip install -q matplotlib
 
 OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
+# The source the figures belong to (the build above), for the page to name.
+(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null && { git diff --quiet HEAD 2>/dev/null || echo "(with uncommitted changes)"; }) | paste -sd' ' >"$OUT/commit.txt" || true
 YAC_SO="$ROOT/target/peers/yac/yac.so"
 if [ ! -f "$YAC_SO" ]; then
   log "extracting yac.so from Debian's php8.2-yac (it conflicts with php8.2-apcu as a package)"
