@@ -21,7 +21,7 @@ static SECRET: [u8; SECRET_LEN] = make_secret();
 
 const fn make_secret() -> [u8; SECRET_LEN] {
     let mut out = [0u8; SECRET_LEN];
-    let mut state: u64 = 0x5348_4d43_4143_4845;
+    let mut state: u64 = 0x5348_4d43_4143_4845; // the bytes of "SHMCACHE"
     let mut i = 0;
     while i < SECRET_LEN {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
