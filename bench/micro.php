@@ -44,32 +44,7 @@ if (!isset($caches['shmcache'])) {
     exit(1);
 }
 
-/**
- * Runs each cache's $loop() in a tight loop for about $duration seconds, ROUNDS times, and
- * returns the best ops/s per cache. The caches take turns round by round, so a slow minute of a
- * shared machine lands on all of them instead of deciding one cache's figure. Taking turns also
- * means each cache's data was pushed out of the CPU caches by the others' rounds, which running
- * a cache's rounds back to back did not do: so every round first makes $warmups untimed calls
- * (one pass over all the keys), and each cache is measured warm, as before. The loops are written
- * out per cache (no closure call per op would be fair to nobody).
- */
-function measure(array $loopsByCache, int $warmups, float $duration): array {
-    $best = array_fill_keys(array_keys($loopsByCache), 0.0);
-    for ($r = 0; $r < ROUNDS; $r++) {
-        foreach ($loopsByCache as $name => $loop) {
-            for ($w = 0; $w < $warmups; $w++) {
-                $loop();
-            }
-            $n = 0;
-            $t0 = hrtime(true);
-            do {
-                $n += $loop();
-            } while ((hrtime(true) - $t0) < $duration * 1e9);
-            $best[$name] = max($best[$name], $n / ((hrtime(true) - $t0) / 1e9));
-        }
-    }
-    return $best;
-}
+require __DIR__ . '/rounds.php';
 
 // Direct loops per cache: no closure call inside the measured loop.
 $loops = [
@@ -134,7 +109,8 @@ foreach ($cases as $case => [$op, $value, $orderName]) {
         };
         unset($ci);
     }
-    $results[$case] = measure($rounds, count($chunks), $duration);
+    // Each round is warmed by one untimed pass over all the keys (see best_rates).
+    $results[$case] = best_rates($rounds, ROUNDS, $duration, count($chunks));
 }
 
 // Two forked processes, 90% get / 10% set on 10,000 keys of ~100 bytes; aggregate ops/s.

@@ -101,24 +101,11 @@ function multiloop(array $cache): Closure {
     return Closure::fromCallable($name);
 }
 
-/**
- * Best of 3 rounds of about $seconds each, per cache: operations per second by cache. The caches
- * take turns round by round, so a slow minute of a shared machine lands on all of them instead
- * of deciding one cache's figure.
- */
+require __DIR__ . '/rounds.php';
+
+/** Best of 3 rounds of about $seconds each, per cache, the caches taking turns: ops/s by cache. */
 function rates(array $roundsByCache, float $seconds): array {
-    $best = array_fill_keys(array_keys($roundsByCache), 0.0);
-    for ($r = 0; $r < 3; $r++) {
-        foreach ($roundsByCache as $cname => $round) {
-            $n  = 0;
-            $t0 = hrtime(true);
-            do {
-                $n += $round();
-            } while (hrtime(true) - $t0 < $seconds * 1e9);
-            $best[$cname] = max($best[$cname], $n / ((hrtime(true) - $t0) / 1e9));
-        }
-    }
-    return $best;
+    return best_rates($roundsByCache, 3, $seconds);
 }
 
 /** One pass over fresh keys, for operations that change state (add, delete): ops/s. */
