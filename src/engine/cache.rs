@@ -136,7 +136,7 @@ impl LocalSink {
 
     fn bytes(&self) -> &[u8] {
         match &self.heap {
-            Some(v) if self.len > self.inline.len() => v,
+            Some(v) if self.len > self.inline.len() => &v[..self.len],
             _ => &self.inline[..self.len],
         }
     }
@@ -150,8 +150,9 @@ impl Drop for LocalSink {
     }
 }
 
-// SAFETY: the pointer is to the sink's own inline array (len <= 64) or to its own Vec resized to
-// `len`; the sink is borrowed for the whole read, so neither moves or changes meanwhile.
+// SAFETY: the pointer is to the sink's own inline array (len <= 64) or to its own Vec of at
+// least `len` initialised bytes; the sink is borrowed for the whole read, so neither moves or
+// changes meanwhile.
 unsafe impl ValueSink for LocalSink {
     fn buffer(&mut self, _kind: ValueKind, len: usize) -> *mut u8 {
         self.len = len;
@@ -159,8 +160,11 @@ unsafe impl ValueSink for LocalSink {
             return self.inline.as_mut_ptr();
         }
         let v = self.heap.get_or_insert_with(|| LOCAL_BUF.take());
-        v.clear();
-        v.resize(len, 0);
+        // Only ever grown: the read overwrites the first `len` bytes, so zeroing them first
+        // (what clear + resize does) would only cost a memset of the value's size.
+        if v.len() < len {
+            v.resize(len, 0);
+        }
         v.as_mut_ptr()
     }
 

@@ -51,13 +51,15 @@ pub struct ZvalSink {
     /// Ints, floats, null and booleans (at most 8 bytes).
     small: [u8; 8],
     small_len: Option<usize>,
-    /// Taken from VALUE_BUF only when an array arrives.
+    /// Taken from VALUE_BUF only when an array arrives; never shrunk, so it is usually long
+    /// enough already and needs no zeroing. The value is its first `buf_len` bytes.
     buf: Option<Vec<u8>>,
+    buf_len: usize,
 }
 
 impl ZvalSink {
     pub fn new() -> ZvalSink {
-        ZvalSink { string: None, small: [0; 8], small_len: None, buf: None }
+        ZvalSink { string: None, small: [0; 8], small_len: None, buf: None, buf_len: 0 }
     }
 
     /// The value read, as the zend_string it was copied into (strings, serialized values).
@@ -69,7 +71,7 @@ impl ZvalSink {
     pub fn bytes(&self) -> &[u8] {
         match self.small_len {
             Some(n) => &self.small[..n],
-            None => self.buf.as_deref().unwrap_or_default(),
+            None => self.buf.as_deref().map_or(&[], |b| &b[..self.buf_len]),
         }
     }
 }
@@ -91,8 +93,8 @@ impl Drop for ZvalSink {
 }
 
 // SAFETY: the pointer is to the contents of a zend_string of exactly `len` bytes owned by this
-// sink, to the sink's own inline array (len <= 8), or to its own Vec resized to `len`; the sink
-// is borrowed for the whole read, so none of them moves or changes until the next call.
+// sink, to the sink's own inline array (len <= 8), or to its own Vec of at least `len`
+// initialised bytes; the sink is borrowed for the whole read, so none of them moves or changes until the next call.
 unsafe impl ValueSink for ZvalSink {
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8 {
         if kind == STRING || kind == SERIALIZED {
@@ -106,8 +108,12 @@ unsafe impl ValueSink for ZvalSink {
         } else {
             self.small_len = None;
             let buf = self.buf.get_or_insert_with(|| VALUE_BUF.take());
-            buf.clear();
-            buf.resize(len, 0);
+            // The read overwrites the first `len` bytes: zeroing them first (clear + resize)
+            // cost a memset of the value's size on every array read.
+            if buf.len() < len {
+                buf.resize(len, 0);
+            }
+            self.buf_len = len;
             buf.as_mut_ptr()
         }
     }
@@ -115,8 +121,6 @@ unsafe impl ValueSink for ZvalSink {
     fn discard(&mut self) {
         self.string = None;
         self.small_len = None;
-        if let Some(buf) = self.buf.as_mut() {
-            buf.clear();
-        }
+        self.buf_len = 0;
     }
 }
