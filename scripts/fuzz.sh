@@ -13,7 +13,7 @@
 # Targets (fuzz/fuzz_targets/): region_corruption (byte writes into a live region's index, ring
 # and namespace table; every hit must be a value stored for that key), entry_read (arbitrary
 # bytes, optionally with a valid checksum, as the entry a key's slot points at: header checks
-# and LZ4 decompression), native_value (the native array decoder on arbitrary bytes, and
+# and LZ4 decompression), native_value (the native decoder of arrays and stdClass objects on arbitrary bytes, and
 # encode/decode round trips of generated values), lz4_decode (the engine's LZ4 decoder against
 # lz4_flex on arbitrary blocks, and round trips), keys (see fuzz/fuzz_targets/keys.rs).
 # A crash input is kept in fuzz/artifacts/<target>/; replay it with

@@ -1,5 +1,5 @@
-//! The native array encoding: how arrays of scalars, strings and arrays are stored without
-//! PHP's serializer. It lives outside `php` so that the decoder, which reads bytes copied out of
+//! The native encoding: how arrays and plain `stdClass` objects of scalars, strings, arrays and
+//! such objects are stored without PHP's serializer. It lives outside `php` so that the decoder, which reads bytes copied out of
 //! the shared region, can be unit-tested and fuzzed without PHP; `php::codec` encodes zvals
 //! into it and decodes through [`decode`] with a sink that builds the PHP array.
 //!
@@ -10,11 +10,13 @@
 //! element = key value
 //! key     = K_INT i64 | K_STRING len:u32 byte{len}
 //! value   = T_NULL | T_FALSE | T_TRUE | T_INT i64 | T_DOUBLE f64
-//!         | T_STRING len:u32 byte{len} | T_ARRAY array
+//!         | T_STRING len:u32 byte{len} | T_ARRAY array | T_OBJECT array
 //! ```
 //!
-//! A stored array value is one `array` and nothing after it, nested at most [`MAX_DEPTH`]
-//! levels below the outer one. The entry checksum makes damaged bytes very unlikely to get
+//! The `array` after T_OBJECT is a stdClass's property table: its keys are all K_STRING (PHP
+//! keeps even "0" as a string there). A stored value is one `array` and nothing after it, read
+//! as an [`Table::Array`] or, for a stdClass value, as a [`Table::Object`]; tables nest at most
+//! [`MAX_DEPTH`] levels below the outer one. The entry checksum makes damaged bytes very unlikely to get
 //! here, not impossible (a forged or colliding checksum, a writer bug), so the decoder trusts
 //! nothing: every read is bounds-checked and any malformed input is refused as a whole.
 
@@ -30,12 +32,20 @@ pub const T_INT: u8 = 3;
 pub const T_DOUBLE: u8 = 4;
 pub const T_STRING: u8 = 5;
 pub const T_ARRAY: u8 = 6;
+pub const T_OBJECT: u8 = 7;
 // Key tags.
 pub const K_INT: u8 = 0;
 pub const K_STRING: u8 = 1;
 
 /// The smallest element: a K_STRING key of length 0 and a tag-only value.
 const MIN_ELEMENT_LEN: usize = 6;
+
+/// What a stored table becomes: a PHP array, or the property table of a stdClass object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    Array,
+    Object,
+}
 
 /// An array key as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +63,8 @@ pub enum Item<'a, A> {
     Double(f64),
     String(&'a [u8]),
     Array(A),
+    /// A stdClass: its property table, built like an array.
+    Object(A),
 }
 
 /// Receives a decoded array. Elements arrive in stored order; a nested array arrives as one
@@ -72,8 +84,15 @@ pub trait Sink<'a> {
 /// bytes).
 #[inline]
 pub fn decode<'a, S: Sink<'a>>(bytes: &'a [u8], sink: &mut S) -> Option<S::Array> {
+    decode_table(bytes, Table::Array, sink)
+}
+
+/// [`decode`], for a value stored as `table`: a [`Table::Object`] (a stdClass's properties)
+/// must also have only string keys.
+#[inline]
+pub fn decode_table<'a, S: Sink<'a>>(bytes: &'a [u8], table: Table, sink: &mut S) -> Option<S::Array> {
     let mut reader = Reader { bytes, at: 0, unannounced: bytes.len() / MIN_ELEMENT_LEN, sink };
-    let array = reader.array(0)?;
+    let array = reader.array(0, table)?;
     (reader.at == bytes.len()).then_some(array)
 }
 
@@ -111,7 +130,7 @@ impl<'a, S: Sink<'a>> Reader<'a, '_, S> {
         self.take(8)?.try_into().ok()
     }
 
-    fn array(&mut self, depth: u32) -> Option<S::Array> {
+    fn array(&mut self, depth: u32, table: Table) -> Option<S::Array> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -128,7 +147,7 @@ impl<'a, S: Sink<'a>> Reader<'a, '_, S> {
         let mut array = self.sink.begin_array(count);
         for _ in 0..count {
             let key = match self.u8()? {
-                K_INT => Key::Int(i64::from_le_bytes(self.le8()?)),
+                K_INT if table == Table::Array => Key::Int(i64::from_le_bytes(self.le8()?)),
                 K_STRING => {
                     let n = self.u32()?;
                     Key::Bytes(self.take(n)?)
@@ -145,7 +164,8 @@ impl<'a, S: Sink<'a>> Reader<'a, '_, S> {
                     let n = self.u32()?;
                     Item::String(self.take(n)?)
                 }
-                T_ARRAY => Item::Array(self.array(depth + 1)?),
+                T_ARRAY => Item::Array(self.array(depth + 1, Table::Array)?),
+                T_OBJECT => Item::Object(self.array(depth + 1, Table::Object)?),
                 _ => return None,
             };
             self.sink.element(&mut array, key, item);
@@ -171,6 +191,8 @@ pub enum Value {
     Double(f64),
     String(Vec<u8>),
     Array(Vec<(OwnedKey, Value)>),
+    /// A stdClass's properties (byte keys, or it does not decode).
+    Object(Vec<(OwnedKey, Value)>),
 }
 
 impl PartialEq for Value {
@@ -182,6 +204,7 @@ impl PartialEq for Value {
             (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits(),
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Object(a), Value::Object(b)) => a == b,
             _ => false,
         }
     }
@@ -190,6 +213,11 @@ impl PartialEq for Value {
 /// The elements of the array `bytes` encodes, or None when it is malformed.
 pub fn decode_tree(bytes: &[u8]) -> Option<Vec<(OwnedKey, Value)>> {
     decode(bytes, &mut TreeSink)
+}
+
+/// [`decode_tree`] for a value stored as `table`.
+pub fn decode_tree_as(bytes: &[u8], table: Table) -> Option<Vec<(OwnedKey, Value)>> {
+    decode_table(bytes, table, &mut TreeSink)
 }
 
 /// Builds owned [`Value`]s.
@@ -214,12 +242,14 @@ impl<'a> Sink<'a> for TreeSink {
             Item::Double(d) => Value::Double(d),
             Item::String(s) => Value::String(s.to_vec()),
             Item::Array(a) => Value::Array(a),
+            Item::Object(o) => Value::Object(o),
         };
         array.push((key, value));
     }
 }
 
-/// Encodes an array exactly as `php::codec` encodes a PHP array with the same keys and values
+/// Encodes an array (or the properties of a stdClass value) exactly as `php::codec` encodes a
+/// PHP value with the same keys and values
 /// (no depth limit here: an array nested deeper than [`MAX_DEPTH`] encodes, and fails to
 /// decode, which is what tests want to see).
 pub fn encode(array: &[(OwnedKey, Value)], out: &mut Vec<u8>) {
@@ -256,6 +286,10 @@ pub fn encode(array: &[(OwnedKey, Value)], out: &mut Vec<u8>) {
             Value::Array(inner) => {
                 out.push(T_ARRAY);
                 encode(inner, out);
+            }
+            Value::Object(properties) => {
+                out.push(T_OBJECT);
+                encode(properties, out);
             }
         }
     }
@@ -328,6 +362,57 @@ mod tests {
         assert_eq!(decode_tree(&expected), Some(v));
     }
 
+    /// A stdClass as the codec stores it: string keys, any values, objects nested in arrays.
+    fn object_sample() -> Vec<(OwnedKey, Value)> {
+        vec![
+            (bytes_key("ID"), Value::Int(42)),
+            (bytes_key("0"), Value::String(b"a numeric property name stays a string".to_vec())),
+            (bytes_key(""), Value::Null),
+            (bytes_key("meta"), Value::Array(vec![(OwnedKey::Int(3), Value::Object(vec![(bytes_key("k"), Value::Bool(true))]))])),
+            (bytes_key("empty"), Value::Object(Vec::new())),
+        ]
+    }
+
+    #[test]
+    fn objects_round_trip_and_are_pinned() {
+        let v = object_sample();
+        assert_eq!(decode_tree_as(&enc(&v), Table::Object), Some(v.clone()));
+        // The same bytes are also a well-formed array (string keys are fine there).
+        assert_eq!(decode_tree_as(&enc(&v), Table::Array), Some(v));
+        let nested = vec![(OwnedKey::Int(1), Value::Object(vec![(bytes_key("x"), Value::Null)]))];
+        #[rustfmt::skip]
+        let expected: Vec<u8> = [
+            &[1, 0, 0, 0][..],
+            &[K_INT, 1, 0, 0, 0, 0, 0, 0, 0, T_OBJECT, 1, 0, 0, 0],
+            &[K_STRING, 1, 0, 0, 0, b'x', T_NULL],
+        ]
+        .concat();
+        assert_eq!(enc(&nested), expected);
+        assert_eq!(decode_tree(&expected), Some(nested));
+    }
+
+    #[test]
+    fn an_object_with_an_integer_key_is_refused() {
+        let int_key = vec![(OwnedKey::Int(0), Value::Null)];
+        assert_eq!(decode_tree_as(&enc(&int_key), Table::Object), None);
+        assert_eq!(decode_tree_as(&enc(&int_key), Table::Array), Some(int_key.clone()));
+        let inner = vec![(bytes_key("o"), Value::Object(int_key))];
+        assert_eq!(decode_tree(&enc(&inner)), None);
+    }
+
+    #[test]
+    fn objects_count_towards_the_depth_limit() {
+        let objects = |depth| {
+            let mut v = Vec::new();
+            for _ in 0..depth {
+                v = vec![(bytes_key("o"), Value::Object(v))];
+            }
+            v
+        };
+        assert_eq!(decode_tree_as(&enc(&objects(MAX_DEPTH)), Table::Object), Some(objects(MAX_DEPTH)));
+        assert_eq!(decode_tree_as(&enc(&objects(MAX_DEPTH + 1)), Table::Object), None);
+    }
+
     #[test]
     fn round_trip() {
         let v = sample();
@@ -359,7 +444,7 @@ mod tests {
     #[test]
     fn bad_tags_are_refused() {
         let mut bad_value = enc(&[(OwnedKey::Int(1), Value::Null)]);
-        *bad_value.last_mut().unwrap() = T_ARRAY + 1;
+        *bad_value.last_mut().unwrap() = T_OBJECT + 1;
         assert_eq!(decode_tree(&bad_value), None);
         let mut bad_key = enc(&[(OwnedKey::Int(1), Value::Null)]);
         bad_key[4] = K_STRING + 1;

@@ -31,16 +31,17 @@
  *   $ttl must be an int: floats and numeric strings throw TypeError.
  *
  * Values
- *   null, bool, int, float and string are stored as they are. Arrays that hold only
- *   these types (nested up to 64 levels) use a compact native encoding. Arrays that
- *   hold objects or references, deeper arrays, and objects go through PHP's
- *   serialize(). So a value read back is always a copy, never the object that was
- *   stored. A resource, at the top level or as an element of a plain array, throws
- *   TypeError. A Closure or any other object that serialize() refuses makes
- *   serialize() throw its own Exception (for example "Serialization of 'Closure' is
- *   not allowed"). In both cases nothing is stored. A resource inside an object or
- *   behind a reference is stored as int(0), because that is what serialize() does
- *   with it.
+ *   null, bool, int, float and string are stored as they are. Arrays and plain
+ *   stdClass objects that hold only these types and each other (nested up to 64
+ *   levels) use a compact native encoding. Everything else goes through PHP's
+ *   serialize(): objects of any other class (subclasses of stdClass too), values
+ *   holding references or the same object twice (serialize() keeps them shared),
+ *   deeper nesting. So a value read back is always a copy, never the object that was
+ *   stored. A resource anywhere in the value throws TypeError, except inside an object
+ *   whose class decides what it stores (__serialize(), __sleep(), Serializable). A
+ *   Closure or any other object that serialize() refuses makes serialize() throw its
+ *   own Exception (for example "Serialization of 'Closure' is not allowed"). In both
+ *   cases nothing is stored.
  *
  * Size limit
  *   An entry (56-byte header + namespace + key + value after encoding and LZ4

@@ -1,6 +1,7 @@
-//! zval ⇄ bytes. Scalars and strings are stored as they are; arrays of scalars, strings and
-//! arrays use the compact native encoding of `crate::native` (which also holds its decoder, free
-//! of PHP so that it can be fuzzed); anything holding objects or references goes through
+//! zval ⇄ bytes. Scalars and strings are stored as they are; arrays and plain stdClass objects
+//! of scalars, strings, arrays and such objects use the compact native encoding of
+//! `crate::native` (which also holds its decoder, free of PHP so that it can be fuzzed);
+//! anything else (objects of other classes, references, one object reached twice) goes through
 //! PHP's own serialize()/unserialize(), which may run user code, so it is always called while
 //! nothing shared is held.
 
@@ -10,16 +11,21 @@ use std::ffi::{c_int, c_void};
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_str_update, zend_hash_update, zend_string, GC_IMMUTABLE};
+use ext_php_rs::ffi::{
+    std_object_handlers, zend_hash_index_update, zend_hash_str_update, zend_hash_update,
+    zend_objects_new, zend_standard_class_def, zend_string, GC_IMMUTABLE,
+};
 use ext_php_rs::flags::ZvalTypeFlags;
-use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use super::hash::{self, Key as ArrayKey};
 use super::zstr::{self, SharedStrings};
 use crate::engine::ValueKind;
-use crate::native::{self, Item, Key, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_STRING, T_TRUE};
+use crate::native::{
+    self, Item, Key, Table, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_OBJECT, T_STRING, T_TRUE,
+};
 
 pub const NULL: ValueKind = ValueKind(2);
 pub const FALSE: ValueKind = ValueKind(3);
@@ -28,6 +34,8 @@ pub const DOUBLE: ValueKind = ValueKind(5);
 pub const STRING: ValueKind = ValueKind(6);
 pub const ARRAY: ValueKind = ValueKind(7);
 pub const SERIALIZED: ValueKind = ValueKind(8);
+/// A plain stdClass: its property table in the native encoding.
+pub const OBJECT: ValueKind = ValueKind(9);
 
 /// Deeper arrays are handed to serialize(), which has its own limits.
 const MAX_NATIVE_DEPTH: u32 = native::MAX_DEPTH;
@@ -68,19 +76,28 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
         (TRUE, Cow::Borrowed(&[]))
     } else if let Some(s) = value.zend_str() {
         (STRING, Cow::Borrowed(s.as_bytes()))
-    } else if let Some(ht) = value.array() {
-        let mut out = Vec::with_capacity(64);
-        if encode_array(ht, &mut out, 0, what)? {
-            (ARRAY, Cow::Owned(out))
-        } else {
-            // serialize() runs user code that may end in a fatal error: hold nothing of ours.
-            drop(out);
-            refuse_resources(value, 0, &mut Vec::new(), what)?;
-            (SERIALIZED, Cow::Owned(serialize(value)?))
+    } else if value.is_array() || value.is_object() {
+        let mut encoder = Encoder { out: Vec::with_capacity(64), objects: SeenObjects::default(), what };
+        let native = match (value.array(), value.object()) {
+            (Some(ht), _) => encoder.table(ht, Table::Array, 0)?.then_some(ARRAY),
+            (_, Some(obj)) => match plain_properties(obj) {
+                Some(props) => {
+                    encoder.objects.first_visit(obj.get_id());
+                    encoder.table(props, Table::Object, 0)?.then_some(OBJECT)
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        match native {
+            Some(kind) => (kind, Cow::Owned(encoder.out)),
+            None => {
+                // serialize() runs user code that may end in a fatal error: hold nothing of ours.
+                drop(encoder);
+                refuse_resources(value, 0, &mut Vec::new(), what)?;
+                (SERIALIZED, Cow::Owned(serialize(value)?))
+            }
         }
-    } else if value.is_object() {
-        refuse_resources(value, 0, &mut Vec::new(), what)?;
-        (SERIALIZED, Cow::Owned(serialize(value)?))
     } else {
         return Err(type_error(format!("{} cannot be a {}", what(), super::args::type_name(value))));
     };
@@ -91,58 +108,119 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
     out.extend_from_slice(&(n as u32).to_le_bytes());
 }
 
-/// Returns Ok(false) when the array needs PHP's serializer (objects, references, depth). The
-/// walk goes on after that decision, through references too, so a resource anywhere in the
-/// array is refused instead of being stored as 0 the way serialize() would.
-fn encode_array(ht: &ZendHashTable, out: &mut Vec<u8>, depth: u32, what: &dyn Fn() -> String) -> Result<bool, PhpException> {
-    if depth > MAX_NATIVE_DEPTH {
-        return Ok(false);
+/// The properties of `obj` when it is a plain stdClass, which the native encoding can store:
+/// no class code decides what is stored or runs when it is read back, and every property is a
+/// dynamic one in the properties table. None for any other object (subclasses included).
+fn plain_properties(obj: &ZendObject) -> Option<&ZendHashTable> {
+    // SAFETY: reading the addresses of two PHP globals; nothing is dereferenced.
+    let (stdclass, std_handlers) = unsafe { (zend_standard_class_def, std::ptr::addr_of!(std_object_handlers)) };
+    if !std::ptr::eq(obj.ce, stdclass) || !std::ptr::eq(obj.handlers, std_handlers) {
+        return None;
     }
-    let mut native = true;
-    put_len(out, ht.len());
-    hash::try_for_each(ht, |key, v| -> Result<(), PhpException> {
-        match key {
-            ArrayKey::Index(i) => {
-                out.push(K_INT);
-                out.extend_from_slice(&i.to_le_bytes());
+    // (The standard handler: the properties table, created empty if the object has none yet.)
+    obj.get_properties().ok()
+}
+
+struct Encoder<'w> {
+    out: Vec<u8>,
+    /// The stdClass objects encoded so far: one reached twice, or inside itself, must go
+    /// through serialize(), which keeps it one object.
+    objects: SeenObjects,
+    what: &'w dyn Fn() -> String,
+}
+
+/// Object handles: a short list for the usual few objects, a set once a value holds many
+/// (a list of query result rows) so that checking each stays cheap.
+#[derive(Default)]
+struct SeenObjects {
+    few: Vec<u32>,
+    many: std::collections::HashSet<u32>,
+}
+
+impl SeenObjects {
+    const FEW: usize = 32;
+
+    /// Records `handle`; false if it was already there.
+    fn first_visit(&mut self, handle: u32) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&handle) {
+                return false;
             }
-            ArrayKey::Str(s) => {
-                out.push(K_STRING);
+            if self.few.len() < Self::FEW {
+                self.few.push(handle);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(handle)
+    }
+}
+
+impl Encoder<'_> {
+    /// Appends `ht` (an array, or the properties of a stdClass) in the native encoding.
+    /// Returns Ok(false) when the value needs PHP's serializer (other objects, references,
+    /// depth); the walk goes on after that decision, through references too, so that a resource
+    /// anywhere in the array is refused instead of being stored as 0 the way serialize() would.
+    fn table(&mut self, ht: &ZendHashTable, table: Table, depth: u32) -> Result<bool, PhpException> {
+        if depth > MAX_NATIVE_DEPTH {
+            return Ok(false);
+        }
+        let mut native = true;
+        put_len(&mut self.out, ht.len());
+        hash::try_for_each(ht, |key, v| -> Result<(), PhpException> {
+            let out = &mut self.out;
+            match key {
+                ArrayKey::Index(i) => {
+                    // (A stdClass's property names are strings, even "0".)
+                    native &= table == Table::Array;
+                    out.push(K_INT);
+                    out.extend_from_slice(&i.to_le_bytes());
+                }
+                ArrayKey::Str(s) => {
+                    out.push(K_STRING);
+                    put_len(out, s.len());
+                    out.extend_from_slice(s.as_bytes());
+                }
+            }
+            if v.is_reference() || v.is_indirect() {
+                native = false;
+            }
+            let v = v.dereference();
+            if v.is_null() {
+                out.push(T_NULL);
+            } else if v.is_false() {
+                out.push(T_FALSE);
+            } else if v.is_true() {
+                out.push(T_TRUE);
+            } else if let Some(n) = v.long() {
+                out.push(T_INT);
+                out.extend_from_slice(&n.to_le_bytes());
+            } else if let Some(d) = v.double() {
+                out.push(T_DOUBLE);
+                out.extend_from_slice(&d.to_le_bytes());
+            } else if let Some(s) = v.zend_str() {
+                out.push(T_STRING);
                 put_len(out, s.len());
                 out.extend_from_slice(s.as_bytes());
+            } else if let Some(inner) = v.array() {
+                out.push(T_ARRAY);
+                native &= self.table(inner, Table::Array, depth + 1)?;
+            } else if let Some(obj) = v.object() {
+                match plain_properties(obj) {
+                    Some(props) if native && self.objects.first_visit(obj.get_id()) => {
+                        self.out.push(T_OBJECT);
+                        native &= self.table(props, Table::Object, depth + 1)?;
+                    }
+                    // Not stored natively: refuse_resources looks inside instead.
+                    _ => native = false,
+                }
+            } else {
+                return Err(type_error(format!("{} cannot contain a {}", (self.what)(), super::args::type_name(v))));
             }
-        }
-        if v.is_reference() || v.is_indirect() {
-            native = false;
-        }
-        let v = v.dereference();
-        if v.is_null() {
-            out.push(T_NULL);
-        } else if v.is_false() {
-            out.push(T_FALSE);
-        } else if v.is_true() {
-            out.push(T_TRUE);
-        } else if let Some(n) = v.long() {
-            out.push(T_INT);
-            out.extend_from_slice(&n.to_le_bytes());
-        } else if let Some(d) = v.double() {
-            out.push(T_DOUBLE);
-            out.extend_from_slice(&d.to_le_bytes());
-        } else if let Some(s) = v.zend_str() {
-            out.push(T_STRING);
-            put_len(out, s.len());
-            out.extend_from_slice(s.as_bytes());
-        } else if let Some(inner) = v.array() {
-            out.push(T_ARRAY);
-            native &= encode_array(inner, out, depth + 1, what)?;
-        } else if v.is_object() {
-            native = false;
-        } else {
-            return Err(type_error(format!("{} cannot contain a {}", what(), super::args::type_name(v))));
-        }
-        Ok(())
-    })?;
-    Ok(native)
+            Ok(())
+        })?;
+        Ok(native)
+    }
 }
 
 /// serialize() silently turns a resource into 0. Look for resources where serialize() would
@@ -282,6 +360,11 @@ pub fn decode_into(kind: ValueKind, bytes: &[u8], out: &mut Zval) -> Result<bool
             out.value.arr = ht.into_raw();
             ZvalTypeFlags::ArrayEx
         }
+        OBJECT => {
+            let decoded = SharedStrings::with(|strings| native::decode_table(bytes, Table::Object, &mut TableSink { strings }));
+            let Some(props) = decoded else { return Ok(false) };
+            stdclass_with(props, out)
+        }
         SERIALIZED => {
             let Some(z) = unserialize(bytes)? else { return Ok(false) };
             *out = z;
@@ -312,6 +395,26 @@ fn string_value(out: &mut Zval, s: ZBox<ZendStr>) -> ZvalTypeFlags {
     } else {
         ZvalTypeFlags::StringEx
     }
+}
+
+extern "C" {
+    // Zend/zend_API.h: gives an object the properties table it will own.
+    fn object_properties_init_ex(object: *mut ZendObject, properties: *mut ZendHashTable);
+}
+
+/// Makes `out` (a null zval) a new stdClass whose properties are `props` (string keys, as the
+/// decoder guarantees for a [`Table::Object`]): what `(object) $array` does.
+fn stdclass_with(props: ZBox<ZendHashTable>, out: &mut Zval) -> ZvalTypeFlags {
+    // SAFETY: zend_standard_class_def is registered before any request runs, and stdClass has
+    // no create_object handler, so zend_objects_new makes the whole object (it does not
+    // return null: PHP's allocator bails out instead). stdClass declares no properties, so
+    // object_properties_init_ex just makes the table, which we own, the object's.
+    unsafe {
+        let obj = zend_objects_new(zend_standard_class_def);
+        object_properties_init_ex(obj, props.into_raw());
+        out.value.obj = obj;
+    }
+    ZvalTypeFlags::ObjectEx
 }
 
 /// Builds the PHP array as the native decoder walks the bytes; a malformed input drops the
@@ -353,6 +456,7 @@ impl<'a> native::Sink<'a> for TableSink<'_> {
                 v.value.arr = inner.into_raw();
                 ZvalTypeFlags::ArrayEx
             }
+            Item::Object(props) => stdclass_with(props, &mut v),
         };
         v.u1.type_info = type_info.bits();
         insert(ht, key, &mut v, self.strings);
@@ -360,8 +464,9 @@ impl<'a> native::Sink<'a> for TableSink<'_> {
     }
 }
 
-/// Inserts without ext-php-rs' key conversion: stored string keys came out of a PHP array, so
-/// they are never numeric strings and can go straight in. The table takes over `v`'s value.
+/// Inserts without ext-php-rs' key conversion: stored string keys came out of a PHP array (so
+/// they are never numeric strings) or are property names (which stay strings even when
+/// numeric), and go straight in. The table takes over `v`'s value.
 #[inline]
 fn insert(ht: &mut ZendHashTable, key: Key<'_>, v: &mut Zval, strings: &mut SharedStrings) {
     let table: *mut ZendHashTable = ht;
