@@ -135,10 +135,17 @@ md.append("- **Operations that read before they write** (add of a new key, delet
           "other candidate slots are checked, which is how concurrent adds get exactly one winner. That is "
           "more work per call, and it is what lets a worker killed at any instruction of these leave the cache "
           "consistent and no other worker waiting ([design.md](design.md#no-locks-what-a-killed-process-leaves-behind)).")
-md.append("- **Gets of values APCu hands back unchecked**: every shmcache read hashes what it copied (xxh3-64 "
-          "over header, key and value) and treats a mismatch as a miss; APCu trusts its memory. On the 50 KB "
-          "incompressible string and the 3 KB serialized post object that hash is most of the difference "
-          "(it runs with AVX2 where the CPU has it).")
+md.append("- **Gets of large values APCu hands back unchecked**: every shmcache read hashes what it copied "
+          "(xxh3-64 over header, key and value) and treats a mismatch as a miss; APCu trusts its memory. On the "
+          "50 KB strings stored uncompressed both copy 50 KB, and the hash is most of the difference (it runs "
+          "with AVX2 where the CPU has it). Without it a writer that stalled for a whole lap of the ring could "
+          "leave torn bytes in a newer entry unnoticed ([design.md](design.md)). Smaller values, the post object "
+          "included (a stdClass, stored in shmcache's native encoding rather than through serialize()), come "
+          "out ahead.")
+md.append("- **Small sets** (int, small string) are within a few percent of APCu in instructions "
+          "(`instructions.md` above) but not always in time: a shmcache set makes four atomic read-modify-writes "
+          "(ring reservation, two striped counters, the compare-and-swap that publishes), APCu two (its lock "
+          "and unlock).")
 md.append("- **Multi-get and small gets when every key is in the CPU's caches** (this table's 10,000 keys): "
           "the same per-key validation. On key sets that are not in the CPU's caches, `get_multi` requests the "
           "buckets and entries of the next keys while it reads the current one, and is then faster than APCu "
