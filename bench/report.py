@@ -153,8 +153,8 @@ md.append("- **Multi-get and small gets when every key is in the CPU's caches** 
 md.append("")
 md.append("## Contention (forked processes sharing one cache)")
 md.append("")
-md.append("Each process reads or writes random keys; every value embeds its key and an MD5 of its body, "
-          "and every value read is checked. Aggregate operations per second, then the count of wrong "
+md.append("Each process reads or writes random keys for 1 s; every value embeds its key and an MD5 of its "
+          "body, and every value read is checked. Aggregate operations per second, then the count of wrong "
           "values among all values read.")
 md.append("")
 md.append(read("contention.md"))

@@ -2,8 +2,9 @@
 # The whole side-by-side benchmark, one command: shmcache vs APCu, Yac, Memcached, Redis and a
 # plain PHP array. Installs the peers from Debian, starts memcached and redis on unix sockets,
 # runs the micro, contention and memory benchmarks and the WordPress page benchmark, and writes
-# docs/benchmarks.md with the tables and PNG charts (docs/img/). About 10 minutes on 2 cores.
+# docs/benchmarks.md with the tables and PNG charts (docs/img/). About 9 minutes on 2 cores.
 #   BENCH_SECONDS (default 0.3)  measuring time per micro case and round
+#   BENCH_CONTENTION_SECONDS (default 1)  time per contention cell (each cache × size × mix × processes)
 #   BENCH_SKIP_WP=1              skip the WordPress part
 source "$(dirname "$0")/../scripts/common.sh"
 build_release

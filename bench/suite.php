@@ -267,7 +267,7 @@ function contention(float $seconds): array {
                             $wrong = 0;
                             $hits = 0;
                             $seq = $p * 1000000;
-                            $end = hrtime(true) + (int) ($seconds * 2e9);
+                            $end = hrtime(true) + (int) ($seconds * 1e9);
                             $setfn = eval('return function ($k, $v) { ' . $init . ' return ' . $cc['set'] . '; };');
                             $getfn = eval('return function ($k) { ' . $init . ' return ' . $cc['get'] . '; };');
                             while (hrtime(true) < $end) {
