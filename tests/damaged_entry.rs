@@ -78,3 +78,52 @@ fn delete_of_a_damaged_entry_agrees_with_get() {
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
     assert_eq!(out, b"new");
 }
+
+/// Flips the byte `at` bytes into the stored value of the entry for `key` (the first entry in
+/// the ring whose bytes hold `key`), whatever the stored form (compressed or not).
+fn damage_stored(cache: &Cache, key: &[u8], at: usize) {
+    let l = cache.region().fuzz_layout();
+    // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
+    let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
+    let start = ring.windows(key.len()).position(|w| w == key).expect("entry in the ring");
+    ring[start + key.len() + at] ^= 0x40;
+}
+
+/// delete, exists, add and replace validate an entry without taking its value (the value is
+/// hashed where it lies, not copied or decompressed): a damaged byte anywhere in a long or a
+/// compressed value still makes the key not live for them, as for get.
+#[test]
+fn validation_without_the_value_covers_long_and_compressed_values() {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let long: Vec<u8> = (0..50_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    let compressible = b"<li>menu item</li>\n".repeat(3000);
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 8 << 20, compress_threshold: 4096 };
+    // (The engine compresses with lz4_flex's block format: the same call gives the stored length.)
+    let compressed_len = lz4_flex::block::compress(&compressible).len();
+    for (name, value, stored) in [("long", &long[..], long.len()), ("compressed", &compressible[..], compressed_len)] {
+        // Early, middle and late in the stored bytes (the hash's first, inner and last stripes).
+        for spot in [0usize, 1, 2] {
+            let cache = Cache::create(&config).unwrap();
+            let ns = Namespace::root();
+            let key = format!("{name}-key-{spot}").into_bytes();
+            assert!(cache.set(&ns, &key, ValueKind(6), value, 0).unwrap());
+            assert_eq!(cache.stats().compressed_count, u64::from(name == "compressed"));
+            let at = [0, stored / 2, stored - 1][spot];
+            assert!(cache.exists(&ns, &key).unwrap(), "{name}: live before the damage");
+            damage_stored(&cache, &key, at);
+            let mut out = Vec::new();
+            assert_eq!(cache.get(&ns, &key, &mut out).unwrap(), None, "{name} @{at}: get");
+            assert!(!cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists");
+            assert!(!cache.replace(&ns, &key, ValueKind(6), b"r", 0).unwrap(), "{name} @{at}: replace");
+            assert!(!cache.delete(&ns, &key).unwrap(), "{name} @{at}: delete");
+            assert!(cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add");
+        }
+    }
+}

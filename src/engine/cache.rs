@@ -103,8 +103,25 @@ enum Lookup {
 /// `buffer` must return a pointer valid for writes of `len` bytes that nobody else reads or
 /// writes until the next call to `buffer` or `discard`, or the end of the read.
 pub unsafe trait ValueSink {
+    /// False for a sink that only wants the entry validated (`CheckOnly`): the value is then
+    /// hashed where it lies and `buffer` is never called.
+    const TAKES_VALUE: bool = true;
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8;
     fn discard(&mut self);
+}
+
+/// For operations that only need to know whether a key is live (delete, exists, add,
+/// replace): the entry is validated in full, its value hashed where it lies in the ring, never
+/// copied or decompressed (a delete of a 50 KB value measured 4.5 -> 2.9 us).
+struct CheckOnly;
+
+// SAFETY: never asked for a buffer (TAKES_VALUE is false); it never hands out memory.
+unsafe impl ValueSink for CheckOnly {
+    const TAKES_VALUE: bool = false;
+    fn buffer(&mut self, _kind: ValueKind, _len: usize) -> *mut u8 {
+        unreachable!("a CheckOnly read takes no value")
+    }
+    fn discard(&mut self) {}
 }
 
 // SAFETY: the pointer is to the Vec's own initialised storage of exactly `len` bytes, which only
@@ -121,8 +138,7 @@ unsafe impl ValueSink for Vec<u8> {
     }
 }
 
-/// Receives values the engine reads only to validate or inspect them (delete, exists, add,
-/// replace, incr): small ones (counters, flags) on the stack, larger ones in a per-thread buffer.
+/// Receives values the engine reads to inspect them (incr, decr, cas): small ones (counters, flags) on the stack, larger ones in a per-thread buffer.
 struct LocalSink {
     inline: [u8; 64],
     len: usize,
@@ -498,7 +514,12 @@ impl Cache {
         let value_pos = pos + head_len as u64;
         let stored_len = h.stored_len as usize;
         let kind = ValueKind(h.kind);
-        let valid = if !h.compressed() && stored_len < DIRECT_COPY_MAX {
+        let valid = if !S::TAKES_VALUE {
+            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap);
+            // bytes a writer changes meanwhile only make the hash mismatch.
+            let value_hash = unsafe { checksum::hash_in_place(ring.add(value_pos as usize), stored_len) };
+            checksum_with(head, value_hash) == h.checksum && self.unchanged_since_read(offset)
+        } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
             // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
@@ -757,8 +778,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        let mut sink = LocalSink::new();
-        Ok(matches!(self.find_full(&probe, ns, key, &mut sink),
+        Ok(matches!(self.find_full(&probe, ns, key, &mut CheckOnly),
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
     }
 
@@ -860,7 +880,7 @@ impl Cache {
             let lookup = if mode == Mode::Set {
                 self.find_key(&probe, d.ns, d.key)
             } else {
-                self.find_full(&probe, d.ns, d.key, &mut LocalSink::new())
+                self.find_full(&probe, d.ns, d.key, &mut CheckOnly)
             };
             let live = match &lookup {
                 Lookup::Present { header, damaged, .. } => {
@@ -1153,10 +1173,9 @@ impl Cache {
         let probe = self.probe(ns, key);
         // The value is validated too, though the slot is emptied either way: delete reports a
         // key live exactly when get, exists, add and replace would see it live (an entry whose
-        // value fails its checksum is not).
-        let mut sink = LocalSink::new();
+        // value fails its checksum is not). The value is hashed where it lies, never copied.
         for _ in 0..MAX_ATTEMPTS {
-            match self.find_full(&probe, ns, key, &mut sink) {
+            match self.find_full(&probe, ns, key, &mut CheckOnly) {
                 Lookup::Absent => return Ok(false),
                 Lookup::Present { slot, word, header, damaged } => {
                     let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;

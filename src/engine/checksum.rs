@@ -80,6 +80,18 @@ pub unsafe fn copy_hashed(src: *const u8, dst: *mut u8, len: usize) -> u64 {
     }
 }
 
+/// `value_hash` of `len` bytes read where they lie, for reads that only validate an entry and
+/// keep none of its value (delete, exists, add, replace): no copy, and no decompression.
+///
+/// # Safety
+/// `src` must be readable for `len` bytes. They may be shared memory that changes meanwhile:
+/// the hash then simply comes out wrong (only the length steers the hash, never the bytes).
+#[inline(always)]
+pub unsafe fn hash_in_place(src: *const u8, len: usize) -> u64 {
+    // SAFETY: the caller's contract.
+    value_hash(unsafe { std::slice::from_raw_parts(src, len) })
+}
+
 /// XXH3-64's long-input algorithm (stripes of 64 bytes accumulated into eight 64-bit lanes,
 /// scrambled every 16 stripes, merged and avalanched at the end), written for AVX2. Checked
 /// against xxhash-rust's `xxh3_64_with_secret` in the tests.
