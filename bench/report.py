@@ -158,7 +158,7 @@ md.append("- **Multi-get and small gets when every key is in the CPU's caches** 
 md.append("")
 md.append("## Contention (forked processes sharing one cache)")
 md.append("")
-md.append("Each process reads or writes random keys for " + os.environ.get("BENCH_CONTENTION_SECONDS", "0.7")
+md.append("Each process reads or writes random keys for " + os.environ.get("BENCH_CONTENTION_SECONDS", "0.5")
           + " s; every value embeds its key and an MD5 of its "
           "body, and every value read is checked. Aggregate operations per second, then the count of wrong "
           "values among all values read.")
