@@ -1029,21 +1029,20 @@ impl Cache {
         let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
         // Victim: a free slot (empty, recycled by the ring, or flushed) in the less loaded of
         // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        for entry in words.iter_mut() {
+        // The slots come bucket by bucket, first bucket first (only one when both are the same).
+        let mut free_count = [0usize; 2];
+        for (i, entry) in words.iter_mut().enumerate() {
             entry.2 = free(entry.1);
+            free_count[i / SLOTS_PER_BUCKET] += usize::from(entry.2);
         }
-        let free_in = |b: u64| words.iter().filter(|&&(s, _, free)| free && s as u64 / 4 == b).count();
-        let preferred = if free_in(probe.buckets[1]) > free_in(probe.buckets[0]) { probe.buckets[1] } else { probe.buckets[0] };
-        let (victim, old, victim_free) = *words
-            .iter()
-            .min_by_key(|&&(s, w, free)| {
-                if free {
-                    (0, (s as u64 / 4 != preferred) as u64)
-                } else {
-                    (1, word_offset(w, tail))
-                }
-            })
+        let preferred = usize::from(free_count[1] > free_count[0]);
+        let slots = words.as_slice();
+        let chosen = (0..slots.len())
+            .find(|&i| slots[i].2 && i / SLOTS_PER_BUCKET == preferred)
+            .or_else(|| (0..slots.len()).find(|&i| slots[i].2))
+            .or_else(|| (0..slots.len()).min_by_key(|&i| word_offset(slots[i].1, tail)))
             .expect("a probe has at least one slot");
+        let (victim, old, victim_free) = slots[chosen];
         let pending = word | PENDING;
         if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
             return false;
@@ -1334,7 +1333,11 @@ impl Slots {
     }
 
     fn iter(&self) -> std::slice::Iter<'_, (usize, u64, bool)> {
-        self.items[..self.len].iter()
+        self.as_slice().iter()
+    }
+
+    fn as_slice(&self) -> &[(usize, u64, bool)] {
+        &self.items[..self.len]
     }
 
     fn iter_mut(&mut self) -> std::slice::IterMut<'_, (usize, u64, bool)> {
