@@ -273,20 +273,37 @@ fn a_full_bucket_kicks_the_oldest_and_counts_it() {
     assert!(get(&c, &root, b"k999").is_some());
 }
 
-#[test]
-fn retention_at_80_percent_load_is_at_least_99_5_percent() {
+/// Fills a 4 MiB key table to `percent` of its slots with distinct keys and returns how many
+/// are still there and the kicks counted.
+fn retention_at_load(percent: u64) -> (u64, u64, u64) {
     let c = cache(4 << 20, 64 << 20, 0);
     let root = Namespace::root();
-    let n = c.stats().slots_total;
-    let keys = n * 8 / 10;
+    let keys = c.stats().slots_total * percent / 100;
     for i in 0..keys {
         c.set(&root, format!("wp:options:{i}").as_bytes(), STR, b"1", 0).unwrap();
     }
     let kept = (0..keys).filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap()).count() as u64;
-    let s = c.stats();
-    let retained = kept as f64 / keys as f64;
-    eprintln!("retention: {kept}/{keys} = {:.4}%, kicks = {}", retained * 100.0, s.kicks);
-    assert!(retained >= 0.995, "retained {retained}");
+    (kept, keys, c.stats().kicks)
+}
+
+#[test]
+fn retention_at_80_percent_load_is_at_least_99_99_percent() {
+    let (kept, keys, kicks) = retention_at_load(80);
+    eprintln!("retention at 80%: {kept}/{keys}, kicks = {kicks}");
+    assert_eq!(keys - kept, kicks, "every key lost is a counted kick");
+    assert!(kept * 10_000 >= keys * 9_999, "kept {kept} of {keys}");
+}
+
+/// Placing a new key in the less loaded of its two buckets is what keeps buckets even: always
+/// trying the first bucket first loses 1,179 of 445,644 keys at 85% load (and 300 at 80%),
+/// both above the bounds here; the two-choice placement loses 199 (and 15). The keys and
+/// their hashes are fixed, so the figures do not vary from run to run.
+#[test]
+fn retention_at_85_percent_load_is_at_least_99_9_percent() {
+    let (kept, keys, kicks) = retention_at_load(85);
+    eprintln!("retention at 85%: {kept}/{keys}, kicks = {kicks}");
+    assert_eq!(keys - kept, kicks, "every key lost is a counted kick");
+    assert!(kept * 1_000 >= keys * 999, "kept {kept} of {keys}");
 }
 
 #[test]
