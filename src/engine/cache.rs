@@ -434,8 +434,16 @@ impl Cache {
         true
     }
 
+    /// `read_key` out of line, for the paths that rarely need it (a failed validation, the
+    /// check for a rival insert), so that they do not grow the reads they sit in.
+    #[inline(never)]
+    fn read_key_cold(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
+        self.read_key(word, ns, key)
+    }
+
     /// Establishes that the slot word points at an entry of this key, without validating the
     /// value: what a plain set needs to pick the slot it replaces. The header is unverified.
+    #[inline(always)]
     fn read_key(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
         let cap = self.capacity;
         let tail = self.tail();
@@ -604,7 +612,7 @@ impl Cache {
                 EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
                 EntryRead::Invalid => {
                     self.bump(Counter::ValidationFailures);
-                    if let EntryRead::Same(header) = self.read_key(word, &ns.name, key) {
+                    if let EntryRead::Same(header) = self.read_key_cold(word, &ns.name, key) {
                         return Lookup::Present { slot, word, header, damaged: true };
                     }
                 }
@@ -1004,45 +1012,50 @@ impl Cache {
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
+        // Candidate i (0..count) is slot slot_of(i): the first bucket's four, then the second's
+        // (only one bucket when both are the same).
+        let count = if probe.buckets[0] == probe.buckets[1] { SLOTS_PER_BUCKET } else { 2 * SLOTS_PER_BUCKET };
+        let slot_of = |i: usize| probe.buckets[i / SLOTS_PER_BUCKET] as usize * SLOTS_PER_BUCKET + i % SLOTS_PER_BUCKET;
         // Offsets are rebuilt relative to the tail, so the tail must be read after the words:
         // a word published after an older tail reading would decode to a bogus offset.
-        let load = || {
-            let mut words = Slots::default();
-            for s in probe.slots() {
-                words.push((s as usize, index[s as usize].load(Ordering::Acquire), false));
+        let load = |words: &mut [u64; 2 * SLOTS_PER_BUCKET]| {
+            for (i, w) in words.iter_mut().enumerate().take(count) {
+                *w = index[slot_of(i)].load(Ordering::Acquire);
             }
-            (words, self.tail())
+            self.tail()
         };
         let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
-        let (mut words, mut tail) = load();
+        let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
+        let mut tail = load(&mut words);
+        let words_read = &words[..count];
         let mut stale_ok = false;
-        if !words.iter().any(|&(_, w, _)| is_free(w, tail)) {
+        if !words_read.iter().any(|&w| is_free(w, tail)) {
             // Full buckets: entries of an older flush epoch are garbage too (reading their
             // epoch costs a ring access, so only now); failing that, try one cuckoo move.
             let epoch = self.epoch();
-            stale_ok = words.iter().any(|&(_, w, _)| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            stale_ok = words_read.iter().any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
             if !stale_ok && self.relocate_one(probe) {
-                (words, tail) = load();
+                tail = load(&mut words);
             }
         }
+        let words = &words[..count];
         let epoch = self.epoch();
         let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
         // Victim: a free slot (empty, recycled by the ring, or flushed) in the less loaded of
         // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        // The slots come bucket by bucket, first bucket first (only one when both are the same).
-        let mut free_count = [0usize; 2];
-        for (i, entry) in words.iter_mut().enumerate() {
-            entry.2 = free(entry.1);
-            free_count[i / SLOTS_PER_BUCKET] += usize::from(entry.2);
-        }
-        let preferred = usize::from(free_count[1] > free_count[0]);
-        let slots = words.as_slice();
-        let chosen = (0..slots.len())
-            .find(|&i| slots[i].2 && i / SLOTS_PER_BUCKET == preferred)
-            .or_else(|| (0..slots.len()).find(|&i| slots[i].2))
-            .or_else(|| (0..slots.len()).min_by_key(|&i| word_offset(slots[i].1, tail)))
-            .expect("a probe has at least one slot");
-        let (victim, old, victim_free) = slots[chosen];
+        // Bit i of `free_slots` says candidate i is free; the first four bits are the first bucket.
+        let free_slots = words.iter().enumerate().fold(0u32, |bits, (i, &w)| bits | (u32::from(free(w)) << i));
+        let bucket_mask = (1u32 << SLOTS_PER_BUCKET) - 1;
+        let in_second = free_slots >> SLOTS_PER_BUCKET;
+        let preferred = if in_second.count_ones() > (free_slots & bucket_mask).count_ones() { in_second << SLOTS_PER_BUCKET } else { free_slots & bucket_mask };
+        let chosen = if preferred != 0 {
+            preferred.trailing_zeros() as usize
+        } else if free_slots != 0 {
+            free_slots.trailing_zeros() as usize
+        } else {
+            (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot")
+        };
+        let (victim, old, victim_free) = (slot_of(chosen), words[chosen], free_slots & (1 << chosen) != 0);
         let pending = word | PENDING;
         if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
             return false;
@@ -1059,7 +1072,7 @@ impl Cache {
                 continue;
             }
             let tail = self.tail();
-            if !matches!(self.read_key(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+            if !matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
                 continue;
             }
             if !is_pending(theirs) {
@@ -1316,32 +1329,6 @@ impl Cache {
             start_time: h.start_time,
             namespaces_used: self.namespaces().used(),
         }
-    }
-}
-
-/// The (slot, word, free) triples of a probe's candidate slots, on the stack.
-#[derive(Default)]
-struct Slots {
-    items: [(usize, u64, bool); 2 * SLOTS_PER_BUCKET],
-    len: usize,
-}
-
-impl Slots {
-    fn push(&mut self, item: (usize, u64, bool)) {
-        self.items[self.len] = item;
-        self.len += 1;
-    }
-
-    fn iter(&self) -> std::slice::Iter<'_, (usize, u64, bool)> {
-        self.as_slice().iter()
-    }
-
-    fn as_slice(&self) -> &[(usize, u64, bool)] {
-        &self.items[..self.len]
-    }
-
-    fn iter_mut(&mut self) -> std::slice::IterMut<'_, (usize, u64, bool)> {
-        self.items[..self.len].iter_mut()
     }
 }
 
