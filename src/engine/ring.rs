@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RingSize {
     cap: u64,
-    /// floor((2^64 - 1) / cap): offset * inv / 2^64 undershoots the quotient by at most 2.
+    /// floor((2^64 - 1) / cap): offset * inv / 2^64 undershoots the quotient by at most 1.
+    /// (With cap * inv = 2^64 - 1 - r, r < cap: offset * inv / 2^64 = offset / cap -
+    /// offset * (1 + r) / (cap * 2^64), and that last term is below 1 for any 64-bit offset.)
     inv: u64,
 }
 
@@ -24,13 +26,12 @@ impl RingSize {
     /// (offset / cap, offset % cap)
     #[inline]
     pub fn split(&self, offset: u64) -> (u64, u64) {
-        let mut lap = ((offset as u128 * self.inv as u128) >> 64) as u64;
-        let mut pos = offset - lap * self.cap;
-        while pos >= self.cap {
-            pos -= self.cap;
-            lap += 1;
-        }
-        (lap, pos)
+        let lap = ((offset as u128 * self.inv as u128) >> 64) as u64;
+        let pos = offset - lap * self.cap;
+        // One step corrects the estimate (see `inv`); written without a loop, it compiles to a
+        // conditional move.
+        let under = pos >= self.cap;
+        (lap + u64::from(under), if under { pos - self.cap } else { pos })
     }
 
     /// Where virtual `offset` lies in the ring: offset % cap.
