@@ -1014,19 +1014,16 @@ impl Cache {
         let cap = self.capacity;
         // Candidate i (0..count) is slot slot_of(i): the first bucket's four, then the second's
         // (only one bucket when both are the same).
-        let count = if probe.buckets[0] == probe.buckets[1] { SLOTS_PER_BUCKET } else { 2 * SLOTS_PER_BUCKET };
-        let slot_of = |i: usize| probe.buckets[i / SLOTS_PER_BUCKET] as usize * SLOTS_PER_BUCKET + i % SLOTS_PER_BUCKET;
-        // Offsets are rebuilt relative to the tail, so the tail must be read after the words:
-        // a word published after an older tail reading would decode to a bogus offset.
-        let load = |words: &mut [u64; 2 * SLOTS_PER_BUCKET]| {
-            for (i, w) in words.iter_mut().enumerate().take(count) {
-                *w = index[slot_of(i)].load(Ordering::Acquire);
-            }
-            self.tail()
-        };
-        let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
+        let mut slot_of = [0usize; 2 * SLOTS_PER_BUCKET];
+        let mut count = 0;
+        for slot in probe.slots() {
+            slot_of[count] = slot as usize;
+            count += 1;
+        }
+        let slot_of = &slot_of[..count];
         let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
-        let mut tail = load(&mut words);
+        let mut tail = self.load_slots(slot_of, &mut words);
+        let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let words_read = &words[..count];
         let mut stale_ok = false;
         if !words_read.iter().any(|&w| is_free(w, tail)) {
@@ -1035,7 +1032,7 @@ impl Cache {
             let epoch = self.epoch();
             stale_ok = words_read.iter().any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
             if !stale_ok && self.relocate_one(probe) {
-                tail = load(&mut words);
+                tail = self.load_slots(slot_of, &mut words);
             }
         }
         let words = &words[..count];
@@ -1055,7 +1052,7 @@ impl Cache {
         } else {
             (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot")
         };
-        let (victim, old, victim_free) = (slot_of(chosen), words[chosen], free_slots & (1 << chosen) != 0);
+        let (victim, old, victim_free) = (slot_of[chosen], words[chosen], free_slots & (1 << chosen) != 0);
         let pending = word | PENDING;
         if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
             return false;
@@ -1066,7 +1063,7 @@ impl Cache {
         let withdraw = || {
             let _ = index[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
         };
-        for slot in probe.slots().map(|s| s as usize).filter(|&s| s != victim) {
+        for &slot in slot_of.iter().filter(|&&s| s != victim) {
             let theirs = index[slot].load(Ordering::SeqCst);
             if theirs == 0 || word_tag(theirs) != probe.tag {
                 continue;
@@ -1092,6 +1089,18 @@ impl Cache {
             }
         }
         index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok()
+    }
+
+    /// Reads the words of `slots` into `words`, then the tail: offsets are rebuilt relative to
+    /// the tail, so it must be read after the words (a word published after an older tail
+    /// reading would decode to a bogus offset).
+    #[inline(always)]
+    fn load_slots(&self, slots: &[usize], words: &mut [u64; 2 * SLOTS_PER_BUCKET]) -> u64 {
+        let index = self.index();
+        for (w, &slot) in words.iter_mut().zip(slots) {
+            *w = index[slot].load(Ordering::Acquire);
+        }
+        self.tail()
     }
 
     /// The flush epoch an entry was written under, read straight from its header.
