@@ -369,25 +369,39 @@ pub fn string_zval(bytes: &[u8]) -> Zval {
     z
 }
 
+/// `decode_into` for ints and floats, small enough to inline into a get (decode_into itself
+/// sets up for arrays and objects): Some(whether the bytes made a value), None for other kinds.
+#[inline]
+pub fn decode_number(kind: ValueKind, bytes: &[u8], out: &mut Zval) -> Option<bool> {
+    let bytes: [u8; 8] = match kind {
+        ValueKind::INT | DOUBLE => match bytes.try_into() {
+            Ok(b) => b,
+            Err(_) => return Some(false),
+        },
+        _ => return None,
+    };
+    if kind == ValueKind::INT {
+        out.value.lval = i64::from_le_bytes(bytes);
+        out.u1.type_info = ZvalTypeFlags::Long.bits();
+    } else {
+        out.value.dval = f64::from_le_bytes(bytes);
+        out.u1.type_info = ZvalTypeFlags::Double.bits();
+    }
+    Some(true)
+}
+
 /// Decodes a stored value into `out` (a null zval). false means the bytes do not decode
 /// (treated as a miss); an Err is an exception thrown by user code during unserialize(). For
 /// SERIALIZED, `bytes` must be a zend_string's contents (NUL-terminated, and freed by PHP if
 /// user code bails out). Scalars are written field by field (see `put_string`).
 pub fn decode_into(kind: ValueKind, bytes: &[u8], out: &mut Zval) -> Result<bool, PhpException> {
+    if let Some(hit) = decode_number(kind, bytes, out) {
+        return Ok(hit);
+    }
     let type_info = match kind {
         NULL => ZvalTypeFlags::Null,
         FALSE => ZvalTypeFlags::False,
         TRUE => ZvalTypeFlags::True,
-        ValueKind::INT => {
-            let Ok(b) = bytes.try_into() else { return Ok(false) };
-            out.value.lval = i64::from_le_bytes(b);
-            ZvalTypeFlags::Long
-        }
-        DOUBLE => {
-            let Ok(b) = bytes.try_into() else { return Ok(false) };
-            out.value.dval = f64::from_le_bytes(b);
-            ZvalTypeFlags::Double
-        }
         STRING => {
             put_string(out, zstr::value_string(bytes));
             return Ok(true);

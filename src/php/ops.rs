@@ -65,7 +65,10 @@ fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult
             codec::decode_into(kind, s.as_bytes(), out)
         }
         None => {
-            let r = codec::decode_into(kind, sink.bytes(), out);
+            let r = match codec::decode_number(kind, sink.bytes(), out) {
+                Some(hit) => Ok(hit),
+                None => codec::decode_into(kind, sink.bytes(), out),
+            };
             sink.discard();
             r
         }
