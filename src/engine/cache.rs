@@ -1012,7 +1012,7 @@ impl Cache {
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
-        // Candidate i (0..count) is slot slot_of(i): the first bucket's four, then the second's
+        // Candidate i (0..count) is slot slot_of[i]: the first bucket's four, then the second's
         // (only one bucket when both are the same).
         let mut slot_of = [0usize; 2 * SLOTS_PER_BUCKET];
         let mut count = 0;
