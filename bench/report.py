@@ -107,7 +107,7 @@ md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.ent
           "shmcache `keys_memory_size=4M`, Yac `keys_memory_size=16M`); memcached and redis run on unix "
           "sockets with 512 MB; the PHP array is the in-process ceiling. Reads walk the keys in a shuffled "
           "order (not insertion order, which favours allocators that lay entries out sequentially). "
-          "Micro figures are the best of 3 rounds, the caches taking turns round by round (a slow minute of the shared machine then lands on all of them).")
+          "Micro figures are the best of 5 rounds of 0.2 s, the caches taking turns round by round (a slow minute of the shared machine then lands on all of them).")
 md.append("")
 md.append("## Micro benchmarks (one process)")
 md.append("")

@@ -5,7 +5,7 @@
 # docs/benchmarks.md with the tables and PNG charts (docs/img/). Meant to finish within 10 minutes
 # on 2 cores (at 843d1f7, with 0.7 s contention cells and 3 s WordPress cells, it took 10 min 2 s:
 # hence the shorter defaults below).
-#   BENCH_SECONDS (default 0.3)  measuring time per micro case and round
+#   BENCH_SECONDS (default 0.2)  measuring time per micro case and round (5 rounds)
 #   BENCH_CONTENTION_SECONDS (default 0.5)  time per contention cell (each cache × size × mix × processes)
 #   BENCH_SKIP_WP=1              skip the WordPress part
 #   BENCH_WP_SECONDS (default 2)  time per WordPress cell and round

@@ -17,7 +17,7 @@ for ($i = 1; $i < count($argv); $i++) {
         $mode = $argv[$i];
     }
 }
-$seconds = (float) ($opts['seconds'] ?? (getenv('BENCH_SECONDS') ?: 0.3));
+$seconds = (float) ($opts['seconds'] ?? (getenv('BENCH_SECONDS') ?: 0.2));
 $jsonOut = $opts['json'] ?? null;
 
 // ------------------------------------------------------------------------------ the caches
@@ -103,9 +103,13 @@ function multiloop(array $cache): Closure {
 
 require __DIR__ . '/rounds.php';
 
-/** Best of 3 rounds of about $seconds each, per cache, the caches taking turns: ops/s by cache. */
+/**
+ * Best of 5 rounds of about $seconds each, per cache, the caches taking turns: ops/s by cache.
+ * (Five short rounds rather than three longer ones: a burst of load from other jobs on the
+ * shared machine that spans a whole round then rarely decides a cache's figure.)
+ */
 function rates(array $roundsByCache, float $seconds): array {
-    return best_rates($roundsByCache, 3, $seconds);
+    return best_rates($roundsByCache, 5, $seconds);
 }
 
 /** One pass over fresh keys, for operations that change state (add, delete): ops/s. */
