@@ -1044,11 +1044,11 @@ impl Cache {
         let free_slots = words.iter().enumerate().fold(0u32, |bits, (i, &w)| bits | (u32::from(free(w)) << i));
         let bucket_mask = (1u32 << SLOTS_PER_BUCKET) - 1;
         let in_second = free_slots >> SLOTS_PER_BUCKET;
-        let preferred = if in_second.count_ones() > (free_slots & bucket_mask).count_ones() { in_second << SLOTS_PER_BUCKET } else { free_slots & bucket_mask };
+        let in_first = free_slots & bucket_mask;
+        let preferred = if in_second.count_ones() > in_first.count_ones() { in_second << SLOTS_PER_BUCKET } else { in_first };
+        // (The preferred bucket has no free slot only when neither has one.)
         let chosen = if preferred != 0 {
             preferred.trailing_zeros() as usize
-        } else if free_slots != 0 {
-            free_slots.trailing_zeros() as usize
         } else {
             (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot")
         };
