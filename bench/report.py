@@ -147,12 +147,11 @@ md.append("- **Gets of large values APCu hands back unchecked**: every shmcache 
           "leave torn bytes in a newer entry unnoticed ([design.md](design.md)). Smaller values, the post object "
           "included (a stdClass, stored in shmcache's native encoding rather than through serialize()), come "
           "out ahead.")
-md.append("- **Small sets** (int, small string) are within a few percent of APCu in instructions "
-          "(`instructions.md` above) but not always in time: a shmcache set makes four atomic read-modify-writes "
-          "(ring reservation, two striped counters, the compare-and-swap that publishes), APCu two (its lock "
-          "and unlock).")
-md.append("- **Multi-get and small gets when every key is in the CPU's caches** (this table's 10,000 keys): "
-          "the same per-key validation. On key sets that are not in the CPU's caches, `get_multi` requests the "
+md.append("- **Small gets and multi-gets when every key is in the CPU's caches** (this table's 10,000 keys): "
+          "level with APCu or a little behind, from run to run. About a hundred of a get's instructions are "
+          "the checksum (two xxh3 calls over head and value), which APCu does not compute "
+          "(see `get` and `get-int` in the instructions table above). Small sets, which APCu does under "
+          "its lock, come out ahead. On key sets that are not in the CPU's caches, `get_multi` requests the "
           "buckets and entries of the next keys while it reads the current one, and is then faster than APCu "
           "([design.md](design.md#reading-a-key-get)).")
 md.append("")
