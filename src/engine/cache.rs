@@ -1024,13 +1024,12 @@ impl Cache {
         let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
         let mut tail = self.load_slots(slot_of, &mut words);
         let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
-        let words_read = &words[..count];
         let mut stale_ok = false;
-        if !words_read.iter().any(|&w| is_free(w, tail)) {
+        if !words[..count].iter().any(|&w| is_free(w, tail)) {
             // Full buckets: entries of an older flush epoch are garbage too (reading their
             // epoch costs a ring access, so only now); failing that, try one cuckoo move.
             let epoch = self.epoch();
-            stale_ok = words_read.iter().any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
             if !stale_ok && self.relocate_one(probe) {
                 tail = self.load_slots(slot_of, &mut words);
             }
