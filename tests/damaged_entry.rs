@@ -127,3 +127,71 @@ fn validation_without_the_value_covers_long_and_compressed_values() {
         }
     }
 }
+
+const HEADER: usize = 56;
+/// Where the key's byte positions lie in an entry's header (key_len and ns_len).
+const KEY_LENGTHS: std::ops::Range<usize> = 48..52;
+
+/// The ring bytes of the first entry whose stored key (namespace + key) is `stored_key`.
+fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
+    let l = cache.region().fuzz_layout();
+    // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
+    let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
+    let at = ring.windows(stored_key.len()).position(|w| w == stored_key).expect("entry in the ring");
+    &mut ring[at - HEADER..]
+}
+
+/// Every header field is covered by the checksum: flipping a bit of any of them makes a read
+/// miss *and* count a validation failure. (A field left out would show up as a hit, or as a
+/// miss for another reason: an expired or flushed entry, another key.) The key bytes and the
+/// key lengths are checked by comparison with the caller's key instead: a miss.
+#[test]
+fn every_header_byte_is_validated() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    for ns_name in [&b""[..], b"site"] {
+        let cache = Cache::create(&config).unwrap();
+        let ns = Namespace::new(ns_name).unwrap();
+        let key = b"covered-key";
+        let value = b"a value of a few bytes";
+        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+        let stored_key = [ns_name, &key[..]].concat();
+        let entry_len = HEADER + stored_key.len() + value.len();
+        let entry = entry_bytes(&cache, &stored_key);
+        for at in 0..entry_len {
+            for bit in [0x01u8, 0x80] {
+                entry[at] ^= bit;
+                let failures = cache.stats().validation_failures;
+                let mut out = Vec::new();
+                let hit = cache.get(&ns, key, &mut out).unwrap();
+                entry[at] ^= bit;
+                assert_eq!(hit, None, "ns {ns_name:?}: byte {at} ^ {bit:#x} still a hit ({out:?})");
+                let counted = cache.stats().validation_failures - failures;
+                let compared = KEY_LENGTHS.contains(&at) || (HEADER..HEADER + stored_key.len()).contains(&at);
+                if !compared {
+                    assert_eq!(counted, 1, "ns {ns_name:?}: byte {at} ^ {bit:#x} not caught by validation");
+                }
+            }
+        }
+        // Restored: the entry reads back.
+        let mut out = Vec::new();
+        assert_eq!(cache.get(&ns, key, &mut out).unwrap(), Some(ValueKind(6)));
+        assert_eq!(out, value);
+    }
+}
+
+/// The checksum the fuzz targets compute for forged entries is the one the cache writes.
+#[test]
+fn forged_checksums_match_the_cache() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    for (ns_name, key, value) in [(&b""[..], &b"k"[..], &b""[..]), (b"", b"plain", b"12345678"), (b"wp:posts", b"42", &[7u8; 300][..])] {
+        let ns = Namespace::new(ns_name).unwrap();
+        assert!(cache.set(&ns, key, ValueKind(6), value, 0).unwrap());
+        let stored_key = [ns_name, key].concat();
+        let entry = entry_bytes(&cache, &stored_key);
+        let head = &entry[..HEADER + stored_key.len()];
+        let stored = &entry[head.len()..head.len() + value.len()];
+        let sum = shmcache::engine::entry_checksum(head, stored);
+        assert_eq!(sum.to_le_bytes(), head[8..16], "ns {ns_name:?} key {key:?}");
+    }
+}

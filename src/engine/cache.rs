@@ -10,12 +10,10 @@ use std::mem::MaybeUninit;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::thread::LocalKey;
 
-use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
-
 use super::checksum;
-use super::entry::{checksum_with, entry_len, EntryHeader, CHECKSUM_RANGE, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
+use super::entry::{checksum_of, entry_len, EntryHeader, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
 use super::error::Error;
-use super::index::{is_pending, make_word, word_lines, word_offset, word_tag, Probe, PENDING};
+use super::index::{is_pending, key_hash, make_word, namespace_hash, word_lines, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
 use super::region::{Config, Region, NS_BUCKETS, SLOTS_PER_BUCKET};
 use super::lz4;
@@ -58,8 +56,7 @@ impl Namespace {
         if name.len() > MAX_NAMESPACE_LEN {
             return Err(Error::NamespaceTooLong { len: name.len(), max: MAX_NAMESPACE_LEN });
         }
-        let hash = if name.is_empty() { 0 } else { xxh3_64(name) };
-        Ok(Namespace { name: name.to_vec(), hash })
+        Ok(Namespace { name: name.to_vec(), hash: namespace_hash(name) })
     }
 
     pub fn root() -> Namespace {
@@ -384,7 +381,7 @@ impl Cache {
     }
 
     fn probe(&self, ns: &Namespace, key: &[u8]) -> Probe {
-        Probe::new(xxh3_64_with_seed(key, ns.hash), self.bucket_count)
+        Probe::new(key_hash(ns.hash, key), self.bucket_count)
     }
 
     /// The generation readers compare entries with; None = nothing in this namespace is live.
@@ -475,8 +472,9 @@ impl Cache {
     /// Reads and validates the whole entry a slot word points at: the head (header + key) is
     /// copied to the stack and compared with the key, the value goes to `sink`, then the
     /// checksum and a re-check that the ring did not reuse the bytes meanwhile decide.
-    /// Compressed values arrive in the sink decompressed.
-    fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], sink: &mut S) -> EntryRead {
+    /// Compressed values arrive in the sink decompressed. `key_hash` is the key's hash, which
+    /// the checksum covers in place of the key's bytes once they have compared equal.
+    fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], key_hash: u64, sink: &mut S) -> EntryRead {
         let cap = self.capacity;
         let tail = self.tail();
         let offset = word_offset(word, tail);
@@ -501,7 +499,7 @@ impl Cache {
         // `raw` are initialised, and only those are viewed as a slice.
         let head = unsafe {
             ring::copy_out(ring, pos, raw.as_mut_ptr().cast::<u8>(), head_len);
-            std::slice::from_raw_parts_mut(raw.as_mut_ptr().cast::<u8>(), head_len)
+            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), head_len)
         };
         // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
         // integers (any bit pattern is valid) and read_unaligned needs no alignment.
@@ -518,7 +516,6 @@ impl Cache {
         if (!ns.is_empty() && stored_ns != ns) || stored_key != key {
             return EntryRead::Other;
         }
-        head[CHECKSUM_RANGE].fill(0);
         let value_pos = pos + head_len as u64;
         let stored_len = h.stored_len as usize;
         let kind = ValueKind(h.kind);
@@ -526,14 +523,14 @@ impl Cache {
             // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap);
             // bytes a writer changes meanwhile only make the hash mismatch.
             let value_hash = unsafe { checksum::hash_in_place(ring.add(value_pos as usize), stored_len) };
-            checksum_with(head, value_hash) == h.checksum && self.unchanged_since_read(offset)
+            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
         } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
             // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
             // and untouched by anyone else, so it cannot overlap the ring.
             let value_hash = unsafe { checksum::copy_hashed(ring.add(value_pos as usize), dst, stored_len) };
-            checksum_with(head, value_hash) == h.checksum && self.unchanged_since_read(offset)
+            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
         } else {
             with_buffer(&READ_BUF, |stored| {
                 stored.clear();
@@ -545,7 +542,7 @@ impl Cache {
                     stored.set_len(stored_len);
                     value_hash
                 };
-                if checksum_with(head, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
+                if checksum_of(&h, key_hash, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
                     return false;
                 }
                 // Validated, so the lengths can be trusted for the allocation below.
@@ -631,7 +628,7 @@ impl Cache {
     /// find_full; PREFETCHED when the caller has already requested the key's buckets and entry.
     #[inline(always)]
     fn find_full_as<S: ValueSink, const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
-        self.find::<PREFETCHED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, sink))
+        self.find::<PREFETCHED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink))
     }
 
     /// Finds the slot holding `key` without validating the value.
@@ -906,7 +903,7 @@ impl Cache {
             let offset = match appended {
                 Some(a) if a.generation == generation && a.epoch == epoch && self.still_fresh(a.offset) => a.offset,
                 _ => {
-                    let Some(offset) = self.append(d, generation, epoch) else { continue };
+                    let Some(offset) = self.append(d, probe.hash, generation, epoch) else { continue };
                     appended = Some(Appended { offset, generation, epoch });
                     offset
                 }
@@ -934,7 +931,7 @@ impl Cache {
 
     /// Appends an entry; None when the ring lapped our reservation before we could write it (a
     /// writer descheduled for a whole lap): then nothing is written and the caller retries.
-    fn append(&self, d: &Draft<'_>, generation: u64, epoch: u64) -> Option<u64> {
+    fn append(&self, d: &Draft<'_>, key_hash: u64, generation: u64, epoch: u64) -> Option<u64> {
         let key_len = d.ns.name.len() + d.key.len();
         let total = d.entry_len();
         let h = self.region.header();
@@ -942,7 +939,7 @@ impl Cache {
         if new_lap {
             self.bump(Counter::Recycles);
         }
-        let eh = EntryHeader {
+        let mut eh = EntryHeader {
             offset,
             checksum: 0,
             ns_generation: generation,
@@ -956,6 +953,9 @@ impl Cache {
             flags: d.flags,
             _pad: [0; 2],
         };
+        // Hashed from our own copy of the value, never from the ring: a writer lapped while
+        // copying must not give the bytes it finds there a valid checksum.
+        eh.checksum = checksum_of(&eh, key_hash, checksum::value_hash(d.stored));
         let ring = self.region.ring_ptr();
         let pos = self.ring_size.pos(offset);
         let head_len = HEADER_LEN + key_len;
@@ -968,12 +968,8 @@ impl Cache {
             std::ptr::copy_nonoverlapping(eh.as_bytes().as_ptr(), p, HEADER_LEN);
             std::ptr::copy_nonoverlapping(d.ns.name.as_ptr(), p.add(HEADER_LEN), d.ns.name.len());
             std::ptr::copy_nonoverlapping(d.key.as_ptr(), p.add(HEADER_LEN + d.ns.name.len()), d.key.len());
-            std::slice::from_raw_parts_mut(p, head_len)
+            std::slice::from_raw_parts(p.cast_const(), head_len)
         };
-        // Hashed from our own copy of the value, never from the ring: a writer lapped while
-        // copying must not give the bytes it finds there a valid checksum.
-        let sum = checksum_with(head, checksum::value_hash(d.stored));
-        head[CHECKSUM_RANGE].copy_from_slice(&sum.to_le_bytes());
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.
         if !ring::is_intact(self.tail(), offset, self.capacity) {
@@ -1143,8 +1139,7 @@ impl Cache {
             buf.set_len(key_len);
         }
         let (ns, key) = buf.split_at(h.ns_len as usize);
-        let ns_hash = if ns.is_empty() { 0 } else { xxh3_64(ns) };
-        let probe = Probe::new(xxh3_64_with_seed(key, ns_hash), self.bucket_count);
+        let probe = Probe::new(key_hash(namespace_hash(ns), key), self.bucket_count);
         (probe.tag == word_tag(word)).then_some(probe)
     }
 
@@ -1251,7 +1246,7 @@ impl Cache {
                 raw_len: 8,
                 expires_at: header.expires_at,
             };
-            let Some(offset) = self.append(&draft, header.ns_generation, header.epoch) else { continue };
+            let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
             let new_word = make_word(probe.tag, offset, draft.entry_len());
             if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                 self.bump(Counter::Sets);

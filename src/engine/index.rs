@@ -9,6 +9,8 @@
 //! nothing trusts it.
 //! A pending slot is an insert that is not yet visible to readers (see `Cache::insert_new`).
 
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+
 pub(crate) const PENDING: u64 = 1 << 63;
 const TAG_SHIFT: u32 = 48;
 const TAG_MASK: u64 = 0x7fff;
@@ -17,9 +19,23 @@ const LINES_MAX: u64 = 31;
 const OFFSET_MASK: u64 = (1 << LINES_SHIFT) - 1;
 const _: () = assert!(super::MAX_VALUES_MEMORY < (OFFSET_MASK + 1) << 3);
 
+/// The hash of a namespace name, which seeds the hashes of its keys (0 for the root namespace).
+pub(crate) fn namespace_hash(name: &[u8]) -> u64 {
+    if name.is_empty() { 0 } else { xxh3_64(name) }
+}
+
+/// The hash of a key in the namespace whose hash is `ns_hash`: where the index looks for it,
+/// and the key's part of its entries' checksums.
+#[inline]
+pub(crate) fn key_hash(ns_hash: u64, key: &[u8]) -> u64 {
+    xxh3_64_with_seed(key, ns_hash)
+}
+
 /// Where a key may live and how its slots are recognised.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
+    /// The key's hash (`key_hash`), which the checksums of its entries include.
+    pub hash: u64,
     pub tag: u64,
     pub buckets: [u64; 2],
 }
@@ -37,7 +53,7 @@ impl Probe {
         if second == first && bucket_count > 1 {
             second = (first + 1) % bucket_count;
         }
-        Probe { tag: (hash & TAG_MASK) | 0x4000, buckets: [first, second] }
+        Probe { hash, tag: (hash & TAG_MASK) | 0x4000, buckets: [first, second] }
     }
 
     /// Global slot numbers of the (up to) 8 candidate slots, first bucket first.
