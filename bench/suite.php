@@ -274,6 +274,7 @@ function contention(float $seconds): array {
                             $ops = 0;
                             $wrong = 0;
                             $hits = 0;
+                            $reads = 0;
                             $seq = $p * 1000000;
                             $end = hrtime(true) + (int) ($seconds * 1e9);
                             $setfn = eval('return function ($k, $v) { ' . $init . ' return ' . $cc['set'] . '; };');
@@ -282,6 +283,7 @@ function contention(float $seconds): array {
                                 for ($i = 0; $i < 200; $i++) {
                                     $k = 'c:' . mt_rand(0, $keysN - 1);
                                     if (mt_rand(0, 99) < $readPct) {
+                                        $reads++;
                                         $v = $getfn($k);
                                         if ($v !== false && $v !== null) {
                                             $hits++;
@@ -295,7 +297,7 @@ function contention(float $seconds): array {
                                 }
                                 $ops += 200;
                             }
-                            file_put_contents($tmp[$p], "$ops $wrong $hits");
+                            file_put_contents($tmp[$p], "$ops $wrong $hits $reads");
                             exit(0);
                         }
                         $pids[] = $pid;
@@ -304,16 +306,18 @@ function contention(float $seconds): array {
                         pcntl_waitpid($pid, $st);
                     }
                     $elapsed = (hrtime(true) - $t0) / 1e9;
-                    $ops = $wrong = $hits = 0;
+                    $ops = $wrong = $hits = $reads = 0;
                     for ($p = 0; $p < $procs; $p++) {
-                        [$o, $w, $h] = array_map('intval', explode(' ', (string) @file_get_contents($tmp[$p])) + [0, 0, 0]);
+                        [$o, $w, $h, $r] = array_map('intval', explode(' ', (string) @file_get_contents($tmp[$p])) + [0, 0, 0, 0]);
                         @unlink($tmp[$p]);
                         $ops += $o;
                         $wrong += $w;
                         $hits += $h;
+                        $reads += $r;
                     }
                     $case = sprintf('%s%d B, %d%% reads, %d proc', $label, $size, $readPct, $procs);
-                    $results[$case][$cname] = ['ops' => $ops / $elapsed, 'wrong' => $wrong, 'hits' => $hits];
+                    $results[$case][$cname] = ['ops' => $ops / $elapsed, 'wrong' => $wrong, 'hits' => $hits, 'reads' => $reads,
+                        'hits_per_s' => $hits / $elapsed];
                 }
             }
         }
@@ -400,11 +404,22 @@ switch ($mode) {
     case 'contention':
         $r = contention($seconds);
         echo table($r);
-        echo "\nWrong values read (value not matching its key and checksum), per cache:\n\n";
+        // A miss costs a cache almost nothing, so ops/s alone rewards a cache that keeps fewer
+        // values: the reads it served from memory per second are the work a site gets.
+        echo "\nReads served from the cache (hits) per second, all processes together:\n\n";
+        $served = [];
+        foreach ($r as $case => $row) {
+            foreach ($row as $n => $x) {
+                $served[$case][$n] = $x['hits_per_s'];
+            }
+        }
+        echo table($served, 'hits/s');
+        echo "\nWrong values read (value not matching its key and checksum) / values read from the cache, and the hit rate (hits / reads), per cache:\n\n";
         $wrongTable = [];
         foreach ($r as $case => $row) {
             foreach ($row as $n => $x) {
-                $wrongTable[$case][$n] = $x['wrong'] . ' / ' . number_format($x['hits']);
+                $rate = $x['reads'] > 0 ? sprintf(' (%.1f%%)', 100 * $x['hits'] / $x['reads']) : '';
+                $wrongTable[$case][$n] = $x['wrong'] . ' / ' . number_format($x['hits']) . $rate;
             }
         }
         $names = array_keys(reset($wrongTable));
