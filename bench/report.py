@@ -156,7 +156,7 @@ md.append("- **Gets of large values APCu hands back unchecked**: every shmcache 
           "included (a stdClass, stored in shmcache's native encoding rather than through serialize()), come "
           "out ahead.")
 md.append("- **Small gets and multi-gets when every key is in the CPU's caches** (this table's 10,000 keys): "
-          "level with APCu or a little behind, from run to run. About 70 of a get's instructions are "
+          "level with APCu or a little behind, from run to run. About 70 to 90 of a get's instructions are "
           "the checksum (xxh3-64 of the value, mixed with the header and the key's hash), which APCu does not compute "
           "(see `get` and `get-int` in the instructions table above). Small sets, which APCu does under "
           "its lock, come out ahead. On key sets that are not in the CPU's caches, `get_multi` requests the "

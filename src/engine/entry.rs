@@ -9,8 +9,8 @@
 //! The key enters by its hash rather than its bytes because a reader compares the stored key
 //! with the caller's byte for byte before it looks at the checksum: a matching key has the
 //! caller's hash, which the lookup computed anyway. A writer likewise hashes its key once for
-//! both the index and the entry. Hashing the header and key bytes again took 50 to 90 of the
-//! roughly 900 instructions of a small get (docs/design.md).
+//! both the index and the entry. Hashing the header and key bytes again cost a small get up
+//! to 45 more instructions, the more the longer the key (docs/design.md).
 
 use std::ops::Range;
 
@@ -69,7 +69,7 @@ impl EntryHeader {
     /// lengths, then key_len, ns_len, kind, flags and padding.
     #[inline(always)]
     pub fn words(&self) -> [u64; 7] {
-        // SAFETY: EntryHeader is repr(C), 56 bytes (asserted below) with no implicit padding
+        // SAFETY: EntryHeader is repr(C), 56 bytes (asserted above) with no implicit padding
         // (`_pad` is a field, always initialised), and any bit pattern is a valid [u64; 7].
         unsafe { std::mem::transmute::<EntryHeader, [u64; 7]>(*self) }
     }
@@ -100,10 +100,7 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     checksum_of(&h, key_hash, value_hash(value))
 }
 
-/// Odd 64-bit constants with their top bit set, one per mixed word. No header field of a real
-/// entry can equal its constant (that would take a ring offset, counter or time past 2^63, or
-/// a stored length past 2^31, the longest entry), so none can zero a product and hide its
-/// partner word.
+/// Odd 64-bit constants with their top bit set, one per mixed word.
 const MIX: [u64; 8] = [
     0x9c2b_9d9f_2ae7_5e2f,
     0x82ff_349d_4f87_6aa3,
@@ -115,7 +112,8 @@ const MIX: [u64; 8] = [
     0x8eca_7365_7965_c0ff,
 ];
 
-/// XXH3's 128-bit multiply folded to 64 bits: each output bit depends on every input bit.
+/// XXH3's 128-bit multiply folded to 64 bits: each output bit depends on every input bit,
+/// except when an operand is 0 (the product is 0) or all ones (the fold is all ones).
 #[inline(always)]
 fn fold_mul(a: u64, b: u64) -> u64 {
     let p = a as u128 * b as u128;
@@ -124,18 +122,26 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 
 /// The checksum of an entry with header `h` (its checksum field ignored), whose stored key
 /// hashes to `key_hash` (`index::key_hash`) and stored value to `value_hash`
-/// (`checksum::value_hash`). The eight 64-bit words are mixed in pairs by 128-bit multiplies
-/// and the sum is avalanched: XXH3's construction for inputs of 17 to 128 bytes, on words
-/// instead of bytes.
+/// (`checksum::value_hash`). The eight 64-bit words are mixed in pairs by 128-bit multiplies,
+/// as XXH3 mixes inputs of 17 to 128 bytes, and the products summed and avalanched. A product
+/// whose operand equals its constant or the constant's complement no longer depends on its
+/// partner, so the partners that can be hidden that way are also added on their own: either
+/// hash (a key or a value can be chosen whose hash hides the other) and the epoch (a TTL can
+/// make the expiry hide it). No other header word of a real entry can reach either value (ring
+/// offsets and counters stay far below them, stored lengths below 2^31, padding is zero).
 #[inline(always)]
 pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64, value_hash: u64) -> u64 {
     let [offset, _checksum, generation, expires_at, epoch, lengths, shape] = h.words();
-    let acc = fold_mul(offset ^ MIX[0], generation ^ MIX[1])
+    let products = fold_mul(offset ^ MIX[0], generation ^ MIX[1])
         .wrapping_add(fold_mul(expires_at ^ MIX[2], epoch ^ MIX[3]))
         .wrapping_add(fold_mul(lengths ^ MIX[4], shape ^ MIX[5]))
         .wrapping_add(fold_mul(key_hash ^ MIX[6], value_hash ^ MIX[7]));
+    // Of the header words only the expiry can reach its constant's complement (through a TTL),
+    // which hides the epoch; either hash can be made to hide the other.
+    let exposed = epoch.wrapping_add(key_hash).wrapping_add(value_hash.rotate_left(32));
     // XXH3's avalanche.
-    let x = (acc ^ (acc >> 37)).wrapping_mul(0x1656_67b1_9e37_79f9);
+    let acc = products.wrapping_add(exposed);
+    let x = (acc ^ (acc >> 37)).wrapping_mul(0x1656_6791_9e37_79f9);
     x ^ (x >> 32)
 }
 
@@ -147,4 +153,64 @@ pub(crate) fn entry_len(key_len: usize, value_len: usize) -> u64 {
 
 pub(crate) fn align8(n: u64) -> u64 {
     (n + 7) & !7
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> EntryHeader {
+        EntryHeader {
+            offset: 4096,
+            checksum: 0,
+            ns_generation: 3,
+            expires_at: 1_800_000_000,
+            epoch: 2,
+            stored_len: 42,
+            raw_len: 42,
+            key_len: 12,
+            ns_len: 4,
+            kind: 6,
+            flags: 0,
+            _pad: [0; 2],
+        }
+    }
+
+    /// Every input of the checksum changes it, also where its partner in a product is chosen to
+    /// make that product constant (equal to its constant: 0; to its complement: all ones).
+    #[test]
+    fn every_word_counts_even_beside_a_degenerate_partner() {
+        let base = header();
+        let key_hash = 0x0123_4567_89ab_cdef;
+        let value_hash = 0xfedc_ba98_7654_3210;
+        let sum = checksum_of(&base, key_hash, value_hash);
+        // Each header word, changed alone.
+        for word in [0usize, 2, 3, 4, 5, 6] {
+            let mut w = base.words();
+            w[word] ^= 1 << 17;
+            // SAFETY: [u64; 7] and EntryHeader have the same size and any bits are a valid header.
+            let changed: EntryHeader = unsafe { std::mem::transmute(w) };
+            assert_ne!(checksum_of(&changed, key_hash, value_hash), sum, "header word {word}");
+        }
+        // The checksum field itself is not an input.
+        let mut with_sum = base;
+        with_sum.checksum = sum;
+        assert_eq!(checksum_of(&with_sum, key_hash, value_hash), sum);
+        // The value's hash beside a key hash that zeroes or saturates their product, and the
+        // other way round.
+        for degenerate in [MIX[6], !MIX[6]] {
+            assert_ne!(checksum_of(&base, degenerate, 1), checksum_of(&base, degenerate, 2), "key hash {degenerate:#x}");
+        }
+        for degenerate in [MIX[7], !MIX[7]] {
+            assert_ne!(checksum_of(&base, 1, degenerate), checksum_of(&base, 2, degenerate), "value hash {degenerate:#x}");
+        }
+        // The epoch beside an expiry that does the same to theirs (a TTL can reach it).
+        for expires_at in [MIX[2], !MIX[2]] {
+            let (mut a, mut b) = (base, base);
+            a.expires_at = expires_at;
+            b.expires_at = expires_at;
+            b.epoch += 1;
+            assert_ne!(checksum_of(&a, key_hash, value_hash), checksum_of(&b, key_hash, value_hash), "expiry {expires_at:#x}");
+        }
+    }
 }
