@@ -981,18 +981,6 @@ impl Cache {
         eh.checksum = checksum_of(&eh, key_hash, checksum::value_hash(d.stored));
         let ring = self.region.ring_ptr();
         let pos = self.ring_size.pos(offset);
-        let head_len = HEADER_LEN + key_len;
-        let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
-        // SAFETY: head_len <= HEAD_MAX (keys and namespaces are length-checked before any
-        // write); the three copies initialise exactly the first head_len bytes, and only those
-        // are viewed as a slice.
-        let head = unsafe {
-            let p = raw.as_mut_ptr().cast::<u8>();
-            std::ptr::copy_nonoverlapping(eh.as_bytes().as_ptr(), p, HEADER_LEN);
-            std::ptr::copy_nonoverlapping(d.ns.name.as_ptr(), p.add(HEADER_LEN), d.ns.name.len());
-            std::ptr::copy_nonoverlapping(d.key.as_ptr(), p.add(HEADER_LEN + d.ns.name.len()), d.key.len());
-            std::slice::from_raw_parts(p.cast_const(), head_len)
-        };
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.
         if !ring::is_intact(self.tail(), offset, self.capacity) {
@@ -1004,12 +992,19 @@ impl Cache {
         if d.flags & FLAG_COMPRESSED != 0 {
             self.bump(Counter::CompressedCount);
         }
+        // Straight from the header, the namespace, the key and the value where they are: the
+        // checksum needs none of them side by side, so nothing is staged on the stack.
+        let ns_pos = pos + HEADER_LEN as u64;
+        let key_pos = ns_pos + d.ns.name.len() as u64;
+        let value_pos = key_pos + d.key.len() as u64;
         // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps)
-        // and head + value fit in total; nothing is published until the caller's CAS, so no
-        // reader trusts these bytes yet.
+        // and header + namespace + key + value fit in total; nothing is published until the
+        // caller's CAS, so no reader trusts these bytes yet.
         unsafe {
-            ring::copy_in(ring, pos, head);
-            ring::copy_in(ring, pos + head_len as u64, d.stored);
+            ring::copy_in(ring, pos, eh.as_bytes());
+            ring::copy_in(ring, ns_pos, &d.ns.name);
+            ring::copy_in(ring, key_pos, d.key);
+            ring::copy_in(ring, value_pos, d.stored);
         }
         Some(offset)
     }
