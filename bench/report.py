@@ -149,7 +149,7 @@ md.append("- **Operations that read before they write** (add of a new key, delet
           "the stored value is hashed where it lies (not copied), which for a 50 KB value stored uncompressed "
           "is a 50 KB hash that APCu's delete does not do.")
 md.append("- **Gets of large values APCu hands back unchecked**: every shmcache read hashes what it copied "
-          "(header, key and value: xxh3-64 of the value, mixed with the header words and the key's hash) and treats a mismatch as a miss; APCu trusts its memory. On the "
+          "(header, key and value: a hash of the value, mixed with the header words and the key's hash) and treats a mismatch as a miss; APCu trusts its memory. On the "
           "50 KB strings stored uncompressed both copy 50 KB, and the hash is most of the difference (it runs "
           "with AVX2 where the CPU has it). Without it a writer that stalled for a whole lap of the ring could "
           "leave torn bytes in a newer entry unnoticed ([design.md](design.md)). Smaller values, the post object "
@@ -157,7 +157,7 @@ md.append("- **Gets of large values APCu hands back unchecked**: every shmcache 
           "out ahead.")
 md.append("- **Small gets and multi-gets when every key is in the CPU's caches** (this table's 10,000 keys): "
           "level with APCu or a little behind, from run to run. About 70 to 90 of a get's instructions are "
-          "the checksum (xxh3-64 of the value, mixed with the header and the key's hash), which APCu does not compute "
+          "the checksum (a hash of the value, mixed with the header and the key's hash), which APCu does not compute "
           "(see `get` and `get-int` in the instructions table above). Small sets, which APCu does under "
           "its lock, come out ahead. On key sets that are not in the CPU's caches, `get_multi` requests the "
           "buckets and entries of the next keys while it reads the current one, and is then faster than APCu "

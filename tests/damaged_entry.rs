@@ -148,11 +148,12 @@ fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
 #[test]
 fn every_header_byte_is_validated() {
     let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
-    for ns_name in [&b""[..], b"site"] {
+    // Values that enter the checksum by their xxh3 (22 bytes) and by their own bytes (8 and 3).
+    let values: [&[u8]; 3] = [b"a value of a few bytes", b"12345678", b"abc"];
+    for (ns_name, value) in [&b""[..], b"site"].into_iter().flat_map(|ns| values.map(|v| (ns, v))) {
         let cache = Cache::create(&config).unwrap();
         let ns = Namespace::new(ns_name).unwrap();
         let key = b"covered-key";
-        let value = b"a value of a few bytes";
         assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
         let stored_key = [ns_name, &key[..]].concat();
         let entry_len = HEADER + stored_key.len() + value.len();
