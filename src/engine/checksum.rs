@@ -1,6 +1,7 @@
 //! The hash of an entry's value inside its checksum.
 //!
-//! Values of up to 240 bytes are hashed with XXH3-64 as is. Longer ones use XXH3-64's long-input
+//! Values of up to 8 bytes are their own hash (their bytes as one word). Values of 9 to 240
+//! bytes are hashed with XXH3-64 as is. Longer ones use XXH3-64's long-input
 //! algorithm with this module's own secret, run with AVX2 when the CPU has it (detected at run
 //! time; xxhash-rust picks its SIMD width when it is compiled, and a portable build gets SSE2).
 //! The long hash was most of what a get of a 3 KB serialized object or a 50 KB string costs on
