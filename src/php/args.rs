@@ -104,14 +104,21 @@ pub fn type_error(msg: String) -> PhpException {
 /// `what` names the argument for messages, e.g. `shmcache_get(): Argument #1 ($key)`.
 #[inline]
 pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
-    let bytes: Cow<'a, [u8]> = if let Some(s) = zval.zend_str() {
-        Cow::Borrowed(s.as_bytes())
-    } else if let Some(n) = zval.long() {
-        Cow::Owned(n.to_string().into_bytes())
-    } else {
+    let Some(bytes) = unchecked_key_bytes(zval) else {
         return Err(type_error(format!("{} must be of type string, {} given", what(), type_name(zval))));
     };
     checked_key(bytes, what)
+}
+
+/// `key_bytes` without the checks, for keys already checked (None for a zval that is neither
+/// a string nor an int).
+#[inline]
+pub fn unchecked_key_bytes(zval: &Zval) -> Option<Cow<'_, [u8]>> {
+    if let Some(s) = zval.zend_str() {
+        Some(Cow::Borrowed(s.as_bytes()))
+    } else {
+        zval.long().map(|n| Cow::Owned(n.to_string().into_bytes()))
+    }
 }
 
 /// The bytes of an array key used as a cache key (set_multi).

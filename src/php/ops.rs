@@ -8,7 +8,7 @@ use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{array_key_bytes, key_bytes, type_error, type_name, value_error, ArrayArg, Found, IntArg};
+use super::args::{array_key_bytes, key_bytes, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg};
 use super::codec;
 use super::hash::{self, Key};
 use super::sink::{alloc_zend_string, ZvalSink};
@@ -100,10 +100,10 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let Some(cache) = cache() else { return Ok(out) };
-    // Checked above, so key_bytes cannot fail here.
+    // Checked above, so each key only needs its bytes taken.
     let batch = hash::elements(keys).map(|(_, k)| {
         let k = k.dereference();
-        CallerKey { bytes: key_bytes(k, &element).unwrap_or_default(), zval: k }
+        CallerKey { bytes: unchecked_key_bytes(k).unwrap_or_default(), zval: k }
     });
     let mut sink = ZvalSink::new();
     let mut failed = None;
