@@ -120,12 +120,7 @@ pub unsafe fn copy_hashed(src: *const u8, dst: *mut u8, len: usize) -> u64 {
             return tiny_word(dst, len);
         }
         std::ptr::copy_nonoverlapping(src, dst, len);
-        let copied = std::slice::from_raw_parts(dst.cast_const(), len);
-        if len <= SHORT_MAX {
-            xxh3_64(copied)
-        } else {
-            long_value_hash(copied)
-        }
+        value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
     }
 }
 
