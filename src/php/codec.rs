@@ -318,6 +318,45 @@ extern "C" {
     fn php_var_unserialize_destroy(data: *mut c_void);
 }
 
+/// The outer call's serializer state while ours runs (serializer_state.c).
+#[repr(C)]
+struct SerializerState {
+    serialize_data: *mut c_void,
+    unserialize_data: *mut c_void,
+    serialize_level: std::ffi::c_uint,
+    unserialize_level: std::ffi::c_uint,
+    lock: std::ffi::c_uint,
+}
+
+extern "C" {
+    fn shmcache_serializer_set_aside(saved: *mut SerializerState);
+    fn shmcache_serializer_restore(saved: *const SerializerState);
+}
+
+/// Runs `f` as a top-level serialize()/unserialize() would run, whatever user code called us
+/// from: inside a serialize()/unserialize() of user code (a cache call from
+/// Serializable::unserialize, say), `php_var_*_init` would otherwise join the outer call's
+/// back-reference table, and the value stored or read would point into the outer value (a
+/// reference linking the wrong elements, or a stored value that cannot decode). A fatal error
+/// inside `f` loses the outer state, but it also ends the request, and every request starts
+/// with a fresh one.
+fn isolated<R>(f: impl FnOnce() -> R) -> R {
+    let mut outer = SerializerState {
+        serialize_data: std::ptr::null_mut(),
+        unserialize_data: std::ptr::null_mut(),
+        serialize_level: 0,
+        unserialize_level: 0,
+        lock: 0,
+    };
+    // SAFETY: saves and resets request globals of this single-threaded process into `outer`,
+    // which matches the C struct field for field.
+    unsafe { shmcache_serializer_set_aside(&mut outer) };
+    let r = f();
+    // SAFETY: puts back exactly what was saved; `f` has destroyed its own table (levels 0).
+    unsafe { shmcache_serializer_restore(&outer) };
+    r
+}
+
 /// The exception user code threw (in __serialize, __sleep, __wakeup, ...) stays pending and is
 /// what PHP reports; the PhpException returned here is not thrown over it.
 fn pending_exception() -> Option<PhpException> {
@@ -329,11 +368,11 @@ fn serialize(value: &Zval) -> Result<Vec<u8>, PhpException> {
     // SAFETY: the documented calling sequence of php_var_serialize (PHP_VAR_SERIALIZE_INIT,
     // serialize into a zeroed smart_str, PHP_VAR_SERIALIZE_DESTROY); `value` is a live zval that
     // serialize only reads (it takes a non-const pointer for historical reasons).
-    unsafe {
+    isolated(|| unsafe {
         let mut data = php_var_serialize_init();
         php_var_serialize(&mut buf, (value as *const Zval).cast_mut(), &mut data);
         php_var_serialize_destroy(data);
-    }
+    });
     // SAFETY: on return buf.s is null or a zend_string we own; ZBox releases it once.
     let out = (!buf.s.is_null()).then(|| unsafe { ZBox::<ZendStr>::from_raw(buf.s) });
     if let Some(e) = pending_exception() {
@@ -349,14 +388,14 @@ fn unserialize(bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
     let mut p = bytes.as_ptr();
     // SAFETY: the documented calling sequence of php_var_unserialize; p..max is our buffer,
     // NUL-terminated by the caller; rval is a fresh zval that PHP fills.
-    let ok = unsafe {
+    let ok = isolated(|| unsafe {
         let max = p.add(bytes.len());
         let mut data = php_var_unserialize_init();
         let ok = php_var_unserialize(&mut rval, &mut p, max, &mut data);
         // Delayed __wakeup/__unserialize calls run here.
         php_var_unserialize_destroy(data);
         ok != 0
-    };
+    });
     if let Some(e) = pending_exception() {
         return Err(e);
     }
