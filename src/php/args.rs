@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use ext_php_rs::convert::{FromZval, FromZvalMut, StubLiteral};
 use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_reference, zend_result};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
@@ -22,31 +23,59 @@ impl<'a> FromZval<'a> for KeyArg<'a> {
     }
 }
 
-/// The optional `?bool &$found = null` out-parameter.
-pub struct Found<'a>(Option<&'a mut Zval>);
+extern "C" {
+    // Zend/zend_API.h: assigns to a reference bound to typed properties, checking each type
+    // (throws a TypeError and changes nothing when one refuses the value).
+    fn zend_try_assign_typed_ref_bool(reference: *mut zend_reference, value: bool) -> zend_result;
+}
+
+/// The optional `?bool &$found = null` out-parameter, held as the reference PHP passed: a
+/// by-reference argument always arrives wrapped in one (the VM's SEND_REF and
+/// zend_call_function both wrap a plain value), and a typed property bound to it must see the
+/// assignment the way PHP's own functions make it (`$found` may be `$object->typedProperty`).
+pub struct Found<'a>(Option<&'a mut zend_reference>);
 
 impl<'a> FromZvalMut<'a> for Found<'a> {
     const TYPE: DataType = DataType::Bool;
     const NULLABLE: bool = true;
     const BY_REF: bool = true;
+    /// ext-php-rs hands over the value inside the reference; the reference is around it.
     fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
-        Some(Found(Some(zval)))
+        let value: *mut Zval = zval;
+        // SAFETY: by-reference arguments always arrive as references (above), and ext-php-rs
+        // dereferences them, so `value` is the `val` field of a live zend_reference that
+        // outlives the call; stepping back by the field's offset gives that reference.
+        let reference = unsafe { &mut *value.byte_sub(std::mem::offset_of!(zend_reference, val)).cast::<zend_reference>() };
+        Some(Found(Some(reference)))
     }
     fn from_missing() -> Option<Self> {
         Some(Found(None))
     }
 }
 
-impl<'a> From<Option<&'a mut Zval>> for Found<'a> {
-    fn from(z: Option<&'a mut Zval>) -> Self {
-        Found(z)
+impl<'a> Found<'a> {
+    /// From an argument slot as the call frame holds it (not dereferenced); None when the
+    /// argument was not passed.
+    pub fn from_argument(argument: Option<&'a mut Zval>) -> Self {
+        Found(argument.and_then(|z| {
+            // SAFETY: a zval of type IS_REFERENCE points at a live zend_reference, owned by
+            // the argument slot for the whole call.
+            z.is_reference().then(|| unsafe { &mut *z.value.ref_ })
+        }))
     }
-}
 
-impl Found<'_> {
+    /// `$found = $found_value`, honouring the types of typed properties bound to `$found`
+    /// (a refused assignment throws PHP's TypeError, which the caller leaves pending).
     pub fn set(&mut self, found: bool) {
-        if let Some(z) = self.0.as_deref_mut() {
-            z.set_bool(found);
+        let Some(reference) = self.0.as_deref_mut() else { return };
+        // SAFETY: `sources` is a union whose `ptr` member is null exactly when no typed
+        // property is bound to the reference (ZEND_REF_HAS_TYPE_SOURCES).
+        if unsafe { reference.sources.ptr }.is_null() {
+            reference.val.set_bool(found);
+        } else {
+            // SAFETY: a live reference with type sources, as zend_try_assign_typed_ref_bool
+            // expects; it releases the old value itself.
+            unsafe { zend_try_assign_typed_ref_bool(reference, found) };
         }
     }
 }

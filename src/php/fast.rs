@@ -89,6 +89,16 @@ impl<'a> Call<'a> {
         unsafe { (*self.ex).zend_call_arg(n) }.map(|z| z.dereference_mut())
     }
 
+    /// The n-th argument (0-based) as the frame holds it, references included (for
+    /// by-reference parameters); None when it was not passed.
+    fn raw_arg(&self, n: usize) -> Option<&'a mut Zval> {
+        if n >= self.num_args() as usize {
+            return None;
+        }
+        // SAFETY: as in `arg`.
+        unsafe { (*self.ex).zend_call_arg(n) }
+    }
+
     /// An optional int argument with a default, rejecting null like the generated handlers.
     fn int_arg(&self, n: usize, name: &str, default: i64) -> Result<IntArg<'a>, PhpException> {
         match self.arg(n) {
@@ -200,7 +210,7 @@ handlers!(function_get, method_get, "shmcache_get", "ShmCache::get", |c, ns, nam
         return None;
     }
     let key = c.arg(0)?;
-    let mut found = Found::from(c.arg(1));
+    let mut found = Found::from_argument(c.raw_arg(1));
     let out = c.retval();
     Some(ops::get_into(ns, name, key, &mut found, out).map(|()| Written))
 });
