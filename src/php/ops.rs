@@ -97,9 +97,28 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     let keys = keys.get(&what)?;
     let element = || format!("{} element", what());
     // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
-    hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
+    let mut referenced = false;
+    hash::try_for_each(keys, |_, k| {
+        referenced |= k.is_reference();
+        key_bytes(k.dereference(), &element).map(drop)
+    })?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let Some(cache) = cache() else { return Ok(out) };
+    // The array itself cannot change while we read (it is ours by value), but a key held by
+    // reference can: unserialize() of an earlier value runs user code (__wakeup), which may
+    // assign the referenced variable and free the string a waiting key points at. Such keys
+    // are read from a copy that holds each string (PHP memory, released with the request even
+    // if user code bails out), as they were when get_multi was called.
+    let snapshot;
+    let keys = if referenced {
+        let mut copy = ZendHashTable::with_capacity(keys.len() as u32);
+        hash::try_for_each(keys, |_, k| copy.push(k.dereference().shallow_clone()))
+            .map_err(|e| value_error(e.to_string()))?;
+        snapshot = copy;
+        &*snapshot
+    } else {
+        keys
+    };
     // Checked above, so each key only needs its bytes taken.
     let batch = hash::elements(keys).map(|(_, k)| {
         let k = k.dereference();
