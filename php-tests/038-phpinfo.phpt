@@ -29,7 +29,7 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(5) {
+array(8) {
   [0]=>
   string(27) "shmcache.compress_threshold"
   [1]=>
@@ -39,5 +39,11 @@ array(5) {
   [3]=>
   string(25) "shmcache.keys_memory_size"
   [4]=>
+  string(15) "shmcache.region"
+  [5]=>
+  string(21) "shmcache.region_group"
+  [6]=>
+  string(20) "shmcache.region_user"
+  [7]=>
   string(27) "shmcache.values_memory_size"
 }

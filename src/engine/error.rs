@@ -15,6 +15,8 @@ pub enum Error {
     InvalidConfig(String),
     #[error("could not map shared memory: {0}")]
     Map(String),
+    #[error("{0}")]
+    RegionFile(String),
     #[error("the region's header is not a valid shmcache region: {0}")]
     BadRegion(String),
     #[error("too much contention on this key; the write was not applied")]

@@ -11,13 +11,14 @@ mod error;
 mod index;
 mod lz4;
 mod namespace;
+pub mod named;
 mod region;
 mod ring;
 mod stats;
 
 pub use cache::{Cache, Namespace, ValueKind, ValueSink};
 pub use error::Error;
-pub use region::{Config, Region, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
+pub use region::{Config, Region, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;
 #[cfg(feature = "fuzzing")]
 pub use region::FuzzLayout;

@@ -6,14 +6,14 @@
 //! processes write it concurrently. The layout stores offsets only, never pointers, so the same
 //! bytes can later be mapped at another address (a named, file-backed region).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use super::error::Error;
 use super::stats::StatsBlock;
 
 const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-const LAYOUT_VERSION: u32 = 5;
-const HEADER_LEN: usize = 4096;
+pub const LAYOUT_VERSION: u32 = 5;
+pub(crate) const HEADER_LEN: usize = 4096;
 pub(crate) const SLOTS_PER_BUCKET: usize = 4;
 pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
 /// Namespace table: buckets of 4 words, so 16,384 namespaces can hold a generation at once.
@@ -73,7 +73,9 @@ impl Config {
 pub(crate) struct Header {
     magic: u64,
     layout_version: u32,
-    _reserved: u32,
+    /// Named regions: 0, or the pid of the process replacing this file (see named.rs). At
+    /// offset 12 in every layout, so a build of any version can retire a file of any other.
+    pub retired_by: AtomicU32,
     pub total_len: u64,
     pub keys_memory_size: u64,
     pub values_memory_size: u64,
@@ -109,6 +111,8 @@ pub struct Region {
     base: *mut u8,
     len: usize,
     owns_mapping: bool,
+    /// The file of a named region (kept open to tell when it was unlinked or replaced).
+    file: Option<std::fs::File>,
     /// Where the areas are, copied from the header once it was written or validated: a stray
     /// write into the shared header must not be able to send later accesses out of bounds.
     pub(crate) ns_table_offset: u64,
@@ -145,9 +149,7 @@ impl Region {
     /// Maps a fresh anonymous `MAP_SHARED` region: processes forked afterwards share it.
     pub fn create(config: &Config) -> Result<Region, Error> {
         config.validate()?;
-        let lay = layout(config);
-        let len = usize::try_from(lay.total_len)
-            .map_err(|_| Error::InvalidConfig("region larger than the address space".into()))?;
+        let len = Region::len_for(config)?;
         // SAFETY: a fresh anonymous mapping; no existing memory is affected. MAP_SHARED (not
         // memmap2's private anonymous map) is what makes the pages shared across fork().
         // MAP_POPULATE faults every page in now, in the master: otherwise each first write to a
@@ -169,7 +171,25 @@ impl Region {
                 std::io::Error::last_os_error()
             )));
         }
-        let base = ptr.cast::<u8>();
+        // SAFETY: a fresh zero-filled mapping of `len` bytes that no other process can see.
+        Ok(unsafe { Region::initialise(ptr.cast(), len, config, None) })
+    }
+
+    /// Bytes a region of `config` maps.
+    pub(crate) fn len_for(config: &Config) -> Result<usize, Error> {
+        usize::try_from(layout(config).total_len)
+            .map_err(|_| Error::InvalidConfig("region larger than the address space".into()))
+    }
+
+    /// Writes the header of a fresh region into `base` and takes over the mapping (unmapped on
+    /// drop), and `file` when it is file-backed.
+    ///
+    /// # Safety
+    /// `base` must be a page-aligned `MAP_SHARED` mapping of `len = len_for(config)` zero-filled
+    /// bytes, made by this process and not yet visible to any other (nothing attaches to it
+    /// before this returns); `config` must be valid.
+    pub(crate) unsafe fn initialise(base: *mut u8, len: usize, config: &Config, file: Option<std::fs::File>) -> Region {
+        let lay = layout(config);
         let start_time = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -197,14 +217,15 @@ impl Region {
             (*h).hot.ns_generation.0.store(1, Ordering::Relaxed);
         }
         std::sync::atomic::fence(Ordering::SeqCst);
-        Ok(Region {
+        Region {
             base,
             len,
             owns_mapping: true,
+            file,
             ns_table_offset: lay.ns_table_offset,
             index_offset: lay.index_offset,
             ring_offset: lay.ring_offset,
-        })
+        }
     }
 
     /// Uses an existing mapping (e.g. a file another process created) after validating its header.
@@ -246,10 +267,36 @@ impl Region {
             base,
             len,
             owns_mapping: false,
+            file: None,
             ns_table_offset: lay.ns_table_offset,
             index_offset: lay.index_offset,
             ring_offset: lay.ring_offset,
         })
+    }
+
+    /// A validated region over a mapping this process made of a named region's file: the
+    /// mapping is unmapped and the file closed on drop.
+    pub(crate) fn adopt(mut self, file: std::fs::File) -> Region {
+        self.owns_mapping = true;
+        self.file = Some(file);
+        self
+    }
+
+    /// The sizes the region was created with.
+    pub fn config(&self) -> Config {
+        let h = self.header();
+        Config {
+            keys_memory_size: h.keys_memory_size,
+            values_memory_size: h.values_memory_size,
+            compress_threshold: h.compress_threshold,
+        }
+    }
+
+    /// For a named region: whether its file is no longer linked at any path (it was replaced
+    /// or removed by hand), so this process should attach again. One fstat.
+    pub fn file_unlinked(&self) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        self.file.as_ref().is_some_and(|f| f.metadata().map_or(true, |m| m.nlink() == 0))
     }
 
     pub(crate) fn header(&self) -> &Header {

@@ -6,8 +6,8 @@ use ext_php_rs::types::ZendHashTable;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
-use super::{cache, codec, ini, VERSION};
-use crate::engine::{Namespace, Stats, MAX_KEY_LEN};
+use super::{cache, codec, ini, named, VERSION};
+use crate::engine::{Namespace, Stats, LAYOUT_VERSION, MAX_KEY_LEN};
 
 extern "C" {
     fn display_ini_entries(module: *mut ModuleEntry);
@@ -49,6 +49,22 @@ pub fn info_array(ns: Option<&Namespace>) -> PhpResult<ZBox<ZendHashTable>> {
     if let Some(ns) = ns {
         ht.insert("namespace", codec::string_zval(ns.name()))?;
     }
+    match named::status() {
+        Some(status) => {
+            ht.insert("region", status.name.as_str())?;
+            ht.insert("region_path", status.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default())?;
+            ht.insert("region_opened", status.opened.unwrap_or(""))?;
+            if let Some(error) = &status.error {
+                ht.insert("region_error", error.as_str())?;
+            }
+        }
+        None => {
+            ht.insert("region", "")?;
+            ht.insert("region_path", "")?;
+            ht.insert("region_opened", if cache().is_some() { "anonymous" } else { "" })?;
+        }
+    }
+    ht.insert("layout_version", LAYOUT_VERSION as i64)?;
     if let Some(c) = cache() {
         let stats = c.stats();
         for (name, v) in counters(&stats) {
@@ -64,6 +80,16 @@ pub extern "C" fn php_info(module: *mut ModuleEntry) {
     info_table_header!("shmcache support", if cache().is_some() { "enabled" } else { "disabled" });
     info_table_row!("version", VERSION);
     info_table_row!("max key length", MAX_KEY_LEN.to_string());
+    match named::status() {
+        Some(status) => {
+            let path = status.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+            info_table_row!("region", format!("{} ({path}, {})", status.name, status.opened.unwrap_or("not open")));
+            if let Some(error) = &status.error {
+                info_table_row!("region error", error.as_str());
+            }
+        }
+        None => info_table_row!("region", "anonymous (this FPM master and its workers)"),
+    }
     if let Some(c) = cache() {
         for (name, v) in counters(&c.stats()) {
             info_table_row!(name, v.to_string());

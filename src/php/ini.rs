@@ -1,5 +1,8 @@
-//! The `shmcache.*` INI directives. They are read once, at MINIT, so they are PHP_INI_SYSTEM:
-//! setting them per pool or with ini_set() could never take effect.
+//! The `shmcache.*` INI directives, all PHP_INI_SYSTEM: php.ini, `php -d`, and per FPM pool
+//! with `php_admin_value` (never `.user.ini`, `php_value` or ini_set(): a site must not be able
+//! to point itself at another site's region). Sizes and `enable` are read at MINIT; the
+//! `region*` directives and, for a named region, the sizes again at the first request of each
+//! process, once a pool's own values are applied.
 
 use std::ffi::{c_char, c_int, CString};
 
@@ -9,7 +12,7 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use crate::engine::Config;
+use crate::engine::{named, Config};
 use crate::engine::{MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 
 extern "C" {
@@ -27,12 +30,15 @@ struct SapiModuleHead {
 
 const E_CORE_WARNING: c_int = 32;
 
-static ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.values_memory_size", c"64M", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.compress_threshold", c"4096", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.region", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.region_group", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.region_user", c"", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -45,12 +51,44 @@ pub fn unregister(module_number: i32) {
     unsafe { zend_unregister_ini_entries(module_number) };
 }
 
+/// The `shmcache.region*` settings of this process, when a named region is configured.
+pub struct NamedRegionSettings {
+    pub name: String,
+    pub group: Option<u32>,
+    pub owner: Option<(u32, u32)>,
+    /// Sizes set to something other than their defaults: a file of other sizes is replaced.
+    pub sizes_explicit: bool,
+}
+
+/// None when `shmcache.region` is empty (the anonymous region of the FPM master is used).
+pub fn named_region() -> Result<Option<NamedRegionSettings>, String> {
+    let name = text("shmcache.region");
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let group = match text("shmcache.region_group") {
+        g if g.is_empty() => None,
+        g => Some(named::lookup_group(&g).ok_or_else(|| format!("shmcache: shmcache.region_group \"{g}\" is not a known group"))?),
+    };
+    let owner = match text("shmcache.region_user") {
+        u if u.is_empty() => None,
+        u => Some(named::lookup_user(&u).ok_or_else(|| format!("shmcache: shmcache.region_user \"{u}\" is not a known user"))?),
+    };
+    let sizes_explicit = text("shmcache.keys_memory_size") != "4M" || text("shmcache.values_memory_size") != "64M";
+    Ok(Some(NamedRegionSettings { name, group, owner, sizes_explicit }))
+}
+
 /// Whether this SAPI gets a region: always when enabled, except the plain CLI (and phpdbg),
 /// which needs enable_cli because each CLI process would get a region of its own.
 pub fn enabled_here() -> Result<bool, String> {
     let enable = parse_bool("shmcache.enable")?;
     let enable_cli = parse_bool("shmcache.enable_cli")?;
     Ok(enable && (enable_cli || !is_cli()))
+}
+
+/// `shmcache.enable`: off disables named regions too.
+pub fn enable() -> bool {
+    parse_bool("shmcache.enable").unwrap_or(false)
 }
 
 pub fn sapi_name() -> String {

@@ -11,6 +11,7 @@ mod functions;
 mod hash;
 mod info;
 mod ini;
+mod named;
 mod ops;
 mod sink;
 mod zstr;
@@ -28,15 +29,17 @@ pub const SHMCACHE_VERSION: &str = VERSION;
 #[php_const]
 pub const SHMCACHE_MAX_KEY_LENGTH: i64 = MAX_KEY_LEN as i64;
 
-/// The region of this process tree, created at MINIT (in the FPM master, so every worker
-/// inherits the mapping) and dropped at MSHUTDOWN. Null when disabled.
-static CACHE: AtomicPtr<Cache> = AtomicPtr::new(std::ptr::null_mut());
+/// The region of this process: the anonymous one, created at MINIT (in the FPM master, so every
+/// worker inherits the mapping), or a named one, opened at a process's first request (`named`).
+/// Dropped at MSHUTDOWN. Null when disabled.
+pub(crate) static CACHE: AtomicPtr<Cache> = AtomicPtr::new(std::ptr::null_mut());
 
 /// The cache, or None when the extension is disabled in this SAPI.
 pub(crate) fn cache() -> Option<&'static Cache> {
     let p = CACHE.load(Ordering::Acquire);
-    // SAFETY: the pointer is either null or a leaked Box set once at MINIT, before any PHP code
-    // runs, and only reclaimed at MSHUTDOWN, after the last request of this process.
+    // SAFETY: the pointer is either null or a leaked Box set at MINIT or RINIT, before the
+    // request's PHP code runs, and only reclaimed at RINIT (named::switch_to) or MSHUTDOWN,
+    // between requests, when no reference handed out during a request is alive.
     unsafe { p.as_ref() }
 }
 
@@ -52,7 +55,16 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
                 return -1;
             }
         };
-        if !enabled {
+        // A named region is opened per process at its first request (its pool's settings are
+        // known then); the master then maps nothing.
+        let named = match ini::named_region() {
+            Ok(n) => n.is_some(),
+            Err(message) => {
+                ini::startup_error(&message);
+                return -1;
+            }
+        };
+        if !enabled || named {
             return 0;
         }
         match Cache::create(&config) {
@@ -85,6 +97,7 @@ extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
 /// every request starts a new set of shared strings (`zstr`).
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     zstr::new_request();
+    let _ = std::panic::catch_unwind(named::at_request_start);
     // A panic must not unwind into PHP; the handlers simply stay the generated ones.
     let _ = std::panic::catch_unwind(fast::install_once);
     0

@@ -1,0 +1,143 @@
+//! Opening a named region at the first request of each process (`shmcache.region`), and
+//! noticing when its file was replaced or removed. Decisions live in `engine::named`; this
+//! module reads the INI, reports errors the PHP way and keeps what `shmcache_info()` shows.
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CString};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use ext_php_rs::error::php_error;
+use ext_php_rs::flags::ErrorType;
+
+use super::{ini, CACHE};
+use crate::engine::named::{self, NamedOptions, Opened};
+use crate::engine::Cache;
+
+extern "C" {
+    fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
+}
+const LOG_NOTICE: c_int = 5;
+
+/// After a failed open, the next try waits this long (each try costs syscalls and a warning).
+const RETRY_AFTER: Duration = Duration::from_secs(5);
+
+/// What this process knows of its named region, for `shmcache_info()`.
+#[derive(Clone, Default)]
+pub struct NamedStatus {
+    pub name: String,
+    pub path: Option<PathBuf>,
+    /// "created", "attached" or "replaced", once open.
+    pub opened: Option<&'static str>,
+    pub error: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    decided: bool,
+    settings: Option<ini::NamedRegionSettings>,
+    status: NamedStatus,
+    retry_at: Option<Instant>,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+/// The named region's status; None when this process uses the anonymous region (or none).
+pub fn status() -> Option<NamedStatus> {
+    STATE.with(|s| {
+        let s = s.borrow();
+        s.settings.as_ref().map(|_| s.status.clone())
+    })
+}
+
+/// RINIT: opens the named region if this process has none yet, or again if its file is no
+/// longer the one at the path.
+pub fn at_request_start() {
+    STATE.with(|cell| {
+        let mut state = cell.borrow_mut();
+        if !state.decided {
+            state.decided = true;
+            if !ini::enable() {
+                return;
+            }
+            match ini::named_region() {
+                Ok(settings) => {
+                    if let Some(s) = &settings {
+                        state.status.name = s.name.clone();
+                    }
+                    state.settings = settings;
+                }
+                Err(message) => {
+                    warn(&message);
+                    return;
+                }
+            }
+        }
+        let Some(settings) = state.settings.as_ref() else { return };
+        if let Some(cache) = super::cache() {
+            if !cache.region().file_unlinked() {
+                return;
+            }
+        } else if state.retry_at.is_some_and(|t| Instant::now() < t) {
+            return;
+        }
+        let result = open(settings);
+        match result {
+            Ok((cache, path, opened)) => {
+                if let Opened::Replaced(reason) = &opened {
+                    log(&format!("shmcache: replaced the region {}: {reason}", path.display()));
+                }
+                state.status.opened = Some(match opened {
+                    Opened::Created => "created",
+                    Opened::Attached => "attached",
+                    Opened::Replaced(_) => "replaced",
+                });
+                state.status.path = Some(path);
+                state.status.error = None;
+                state.retry_at = None;
+                switch_to(Some(cache));
+            }
+            Err(message) => {
+                // Never some other region: without its own, the process runs with no cache.
+                switch_to(None);
+                state.status.opened = None;
+                state.status.error = Some(message.clone());
+                state.retry_at = Some(Instant::now() + RETRY_AFTER);
+                warn(&format!("{message}; the cache is disabled in this process"));
+            }
+        }
+    });
+}
+
+fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened), String> {
+    let path = named::region_path(&settings.name).map_err(|e| format!("shmcache: {e}"))?;
+    let config = ini::config()?;
+    let options = NamedOptions { group: settings.group, owner: settings.owner, insist_on_sizes: settings.sizes_explicit };
+    let (region, opened) = named::open(&path, &config, &options).map_err(|e| format!("shmcache: {e}"))?;
+    Ok((Cache::over(region), path, opened))
+}
+
+/// Makes `cache` this process's cache, releasing the previous one. Only called at RINIT,
+/// between requests, when nothing borrowed from the old cache is alive (see `super::cache`).
+fn switch_to(cache: Option<Cache>) {
+    let new = cache.map_or(std::ptr::null_mut(), |c| Box::into_raw(Box::new(c)));
+    let old = CACHE.swap(new, Ordering::AcqRel);
+    if !old.is_null() {
+        // SAFETY: `old` came from Box::into_raw (here or at MINIT) and was swapped out, so this
+        // is its only owner; no reference to it outlives a request.
+        drop(unsafe { Box::from_raw(old) });
+    }
+}
+
+fn warn(message: &str) {
+    php_error(&ErrorType::Warning, message);
+}
+
+fn log(message: &str) {
+    let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: a NUL-terminated message; PHP's error log is usable during a request.
+    unsafe { php_log_err_with_severity(c.as_ptr(), LOG_NOTICE) };
+}
