@@ -10,12 +10,20 @@
 #      shows, a 404 is never cached, 304s for If-None-Match / If-Modified-Since, bypasses (POST,
 #      search, login, REST), option changes purge, page cache off and FPM without the extension
 #      serve the same pages without X-Cache, and the PHP logs stay clean.
-# Creates one post (and a comment on it) and deletes them at the end; leaves the page cache off
-# and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
+#   3. Personal pages, with a test must-use plugin (wordpress/stack/pagecache-test-site.php) that
+#      renders from the cookies of WooCommerce, EDD, WPML, Polylang and a currency switcher:
+#      none of them is stored or shown to another visitor; analytics and consent cookies still
+#      get cached pages; a renamed login cookie (LOGGED_IN_COOKIE in wp-config.php) bypasses; a
+#      response with a CSP nonce is never replayed; a body compressed by ob_gzhandler is served
+#      only to clients that accept gzip.
+# Creates posts (and a comment) and deletes them at the end; removes the test plugin and the
+# extra wp-config settings, leaves the page cache off and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
 
 
 WORK=$(mktemp -d)
+TEST_SITE_PLUGIN="$WP_STACK_CONTENT/mu-plugins/shmcache-pagecache-test-site.php"
+EXTRA_CONFIG="$WP_STACK_CONF/wp-config-extra.php"
 POST_ID=
 OLD_DESCRIPTION=
 DONE=0
@@ -25,6 +33,7 @@ cleanup() {
   if [ -n "$POST_ID" ]; then
     wp_stack_eval "foreach (get_comments(['post_id' => $POST_ID, 'status' => 'all', 'fields' => 'ids']) as \$c) { wp_delete_comment(\$c, true); } wp_delete_post($POST_ID, true);" >/dev/null 2>&1
   fi
+  rm -f "$TEST_SITE_PLUGIN" "$EXTRA_CONFIG"
   if [ -n "$OLD_DESCRIPTION" ]; then
     wp_stack_eval "update_option('blogdescription', base64_decode('$OLD_DESCRIPTION'));" >/dev/null 2>&1
   fi
@@ -43,6 +52,9 @@ trap cleanup EXIT
 WP_STACK_SHMCACHE=1 wp_stack_start
 wp_stack_dropin on
 wp_stack_pagecache on # also empties the FPM cache
+# A stack started by an older wp-stack.sh has a config that does not read the extra settings.
+grep -q wp-config-extra "$WP_STACK_CONF/wp-config-stack.php" || wp_stack_write_wp_config
+ln -sfn "$ROOT/wordpress/stack/pagecache-test-site.php" "$TEST_SITE_PLUGIN"
 
 fpm_log_start=$(stat -c %s "$WP_STACK_FPM_LOG" 2>/dev/null || echo 0)
 debug_log_start=$(stat -c %s "$WP_STACK_DEBUG_LOG" 2>/dev/null || echo 0)
@@ -235,6 +247,93 @@ bypasses() {
   done
 }
 check "POST, search, wp-login.php, REST and previews bypass the cache" bypasses
+
+# -------------------------------------------------------------- pages that depend on cookies
+# Each cookie makes the test plugin render something personal, without any Set-Cookie (as
+# WooCommerce's "recently viewed" widget does). Visitor A has the cookie, visitor B none,
+# visitor C the same cookie with another value; each case uses a page nobody visited before.
+personal_case() { # personal_case NAME COOKIE LABEL VALUE-A VALUE-C
+  local n=$1 cookie=$2 label=$3 a=$4 c=$5 path="/?pc_case=$1-$TOKEN"
+  get "$n-a" "$path" -b "$cookie=$a"
+  get "$n-b1" "$path"
+  get "$n-b2" "$path"
+  get "$n-c" "$path" -b "_ga=GA1.2.1.2; $cookie=$c"
+  # What another visitor sees first, then how the cache treated each request.
+  body_lacks "$n-b1" "$a" && body_lacks "$n-b2" "$a" && body_lacks "$n-c" "$a" && body_has "$n-c" "$label$c" &&
+    expect "$n-a" 200 BYPASS && body_has "$n-a" "$label$a" &&
+    expect "$n-b1" 200 MISS && expect "$n-b2" 200 HIT && expect "$n-c" 200 BYPASS
+}
+check "WooCommerce recently viewed (cookie only, non-product page): never stored, never shown to another visitor" \
+  personal_case wcrv woocommerce_recently_viewed 'recently viewed: ' "11|22|$TOKEN" "33|$TOKEN"
+check "EDD edd_items_in_cart: never stored, never shown to another visitor" \
+  personal_case edd edd_items_in_cart 'items in cart: ' "3$TOKEN" "7$TOKEN"
+check "WPML wp-wpml_current_language: never stored, never shown to another visitor" \
+  personal_case wpml wp-wpml_current_language 'language (WPML): ' "de$TOKEN" "fr$TOKEN"
+check "Polylang pll_language: never stored, never shown to another visitor" \
+  personal_case pll pll_language 'language (Polylang): ' "es$TOKEN" "it$TOKEN"
+check "currency switcher woocs_current_currency: never stored, never shown to another visitor" \
+  personal_case cur woocs_current_currency 'currency: ' "EUR$TOKEN" "GBP$TOKEN"
+
+get hc1 "/?pc_case=harmless-$TOKEN" -b "_ga=GA1.2.111.222; _gid=GA1.2.333; cookieyes-consent=consent:yes; _hjSessionUser_123=abc"
+get hc2 "/?pc_case=harmless-$TOKEN"
+get hc3 "/?pc_case=harmless-$TOKEN" -b "_ga=GA1.2.999.888; _fbp=fb.1.2.3; wordpress_test_cookie=WP%20Cookie%20check"
+harmless_cookies() { expect hc1 200 MISS && expect hc2 200 HIT && expect hc3 200 HIT && same_body hc1 hc3; }
+check "analytics, consent and test cookies: the page is stored and served (MISS, HIT, HIT)" harmless_cookies
+
+# ------------------------------------------------------------------- a renamed login cookie
+cat >"$EXTRA_CONFIG" <<PHP
+<?php
+define('LOGGED_IN_COOKIE', 'member_$TOKEN');
+define('SECURE_AUTH_COOKIE', 'member_secure_$TOKEN');
+define('AUTH_COOKIE', 'member_auth_$TOKEN');
+PHP
+JAR2="$WORK/cookies-renamed.txt"
+renamed_login() {
+  local code
+  code=$(curl -sS --max-time 60 -c "$JAR2" -b "$JAR2" -b 'wordpress_test_cookie=WP%20Cookie%20check' -o /dev/null -w '%{http_code}' \
+    --data-urlencode log=admin --data-urlencode pwd=admin --data-urlencode 'wp-submit=Log In' \
+    --data-urlencode testcookie=1 --data-urlencode "redirect_to=$WP_STACK_URL/wp-admin/" "$WP_STACK_URL/wp-login.php")
+  if [ "$code" != 302 ] || ! grep -q "member_$TOKEN" "$JAR2" || grep -q wordpress_logged_in_ "$JAR2"; then
+    echo "  login: HTTP $code, cookies: $(awk 'NF >= 7 { print $6 }' "$JAR2" | tr '\n' ' ')"
+    return 1
+  fi
+  get rn0 /
+  get rn1 / -b "$JAR2"
+  get rn2 "$POST" -b "$JAR2"
+  expect rn0 200 HIT && expect rn1 200 BYPASS && expect rn2 200 BYPASS &&
+    body_has rn1 'id="wpadminbar"' && body_has rn2 'id="wpadminbar"' || return 1
+  [ "$(header_of rn1 X-Cache-Reason)" = "cookie LOGGED_IN_COOKIE" ] || { echo "  reason '$(header_of rn1 X-Cache-Reason)'"; return 1; }
+}
+check "a login cookie renamed in wp-config.php (LOGGED_IN_COOKIE) bypasses, and the admin bar shows" renamed_login
+rm -f "$EXTRA_CONFIG"
+
+# ---------------------------------------------------------- per-response headers and bytes
+get csp1 "/?pc_probe=csp"
+get csp2 "/?pc_probe=csp"
+csp_nonce() {
+  local n1 n2
+  n1=$(header_of csp1 Content-Security-Policy | sed -n "s/.*'nonce-\([0-9a-f]*\)'.*/\1/p")
+  n2=$(header_of csp2 Content-Security-Policy | sed -n "s/.*'nonce-\([0-9a-f]*\)'.*/\1/p")
+  [ -n "$n1" ] && [ -n "$n2" ] || { echo "  no nonce in the CSP headers"; return 1; }
+  expect csp1 200 MISS && expect csp2 200 MISS || return 1
+  [ "$n1" != "$n2" ] && body_has csp2 "nonce=\"$n2\"" && body_lacks csp2 "$n1" || { echo "  nonces $n1 / $n2"; return 1; }
+  [ "$(header_of csp2 X-Cache-Reason)" = "nonce in Content-Security-Policy" ] || { echo "  reason '$(header_of csp2 X-Cache-Reason)'"; return 1; }
+}
+check "a Content-Security-Policy nonce is never replayed: each visitor gets a fresh one (MISS, MISS)" csp_nonce
+
+get gz1 "/?pc_probe=gzip" -H 'Accept-Encoding: gzip'
+get gz2 "/?pc_probe=gzip" -H 'Accept-Encoding: gzip'
+get gz3 "/?pc_probe=gzip"
+gunzip_to() { gzip -dc <"$WORK/$1.body" >"$WORK/$2.body" 2>/dev/null || { echo "  $1 is not gzip data"; return 1; }; }
+gzip_body() {
+  expect gz1 200 MISS && [ "$(header_of gz1 Content-Encoding)" = gzip ] || { echo "  gz1 Content-Encoding '$(header_of gz1 Content-Encoding)'"; return 1; }
+  expect gz2 200 HIT && [ "$(header_of gz2 Content-Encoding)" = gzip ] || { echo "  gz2 Content-Encoding '$(header_of gz2 Content-Encoding)'"; return 1; }
+  header_of gz2 Vary | grep -qi accept-encoding || { echo "  gz2 has no Vary: Accept-Encoding"; return 1; }
+  gunzip_to gz1 gz1d && gunzip_to gz2 gz2d && same_body gz1d gz2d && body_has gz2d '</html>' || return 1
+  [ -z "$(header_of gz3 Content-Encoding)" ] && [ "$(xcache gz3)" != HIT ] && body_has gz3 '</html>' ||
+    { echo "  a client without gzip got X-Cache '$(xcache gz3)', Content-Encoding '$(header_of gz3 Content-Encoding)'"; return 1; }
+}
+check "a body compressed by ob_gzhandler is replayed with Content-Encoding to gzip clients only" gzip_body
 
 # ----------------------------------------------------------------------- page cache off
 get on1 /

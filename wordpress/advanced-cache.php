@@ -25,7 +25,14 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	define( 'SHMCACHE_PAGE_CACHE_VERSION', '0.1.0' );
 
 	/** Layout of a stored entry; entries of another layout are ignored (misses). */
-	define( 'SHMCACHE_PAGE_CACHE_ENTRY_FORMAT', 1 );
+	define( 'SHMCACHE_PAGE_CACHE_ENTRY_FORMAT', 2 );
+
+	/**
+	 * Longest a page may be kept (TTL + grace) unless SHMCACHE_PAGE_CACHE_LONG_TTL is true:
+	 * WordPress nonces in a page stay valid for at least 12 hours after it was generated, so a
+	 * copy younger than 11 hours leaves a visitor an hour to use its forms.
+	 */
+	define( 'SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME', 11 * 3600 );
 
 	// --------------------------------------------------------------------------- configuration
 
@@ -66,7 +73,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			// Cache-Control sent with cacheable pages that set none themselves ('' = none):
 			// browsers revalidate (ETag / Last-Modified, cheap 304s) instead of guessing.
 			'cache_control'      => 'max-age=0, must-revalidate',
-			// Cookies (name prefixes) that make a request bypass the cache.
+			// Cookies (name prefixes) that always make a request bypass the cache, even when a
+			// harmless pattern would match them; the reason then names the prefix. The site's own
+			// login cookie names (LOGGED_IN_COOKIE, ... of wp-config.php) are added at runtime.
 			'bypass_cookies'     => array(
 				'wordpress_logged_in_',
 				'wordpress_sec_',
@@ -74,6 +83,23 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'comment_author_',
 				'woocommerce_items_in_cart',
 				'wp_woocommerce_session_',
+			),
+			// Cookies that cannot change a page ("name*" = prefix, case-sensitive). A request is
+			// served from the cache, and its page stored, only when every cookie it carries is on
+			// this list: any other cookie (a cart, a language, a currency, "recently viewed", a
+			// session) may change what WordPress renders, so the request goes to WordPress.
+			'harmless_cookies'   => array(
+				// WordPress: the login form's test cookie, the admin's screen settings (read only
+				// for a logged-in user, whom the login cookie already sends to WordPress).
+				'wordpress_test_cookie', 'wp-settings-*',
+				// Analytics and advertising, read by scripts in the browser only.
+				'_ga', '_ga_*', '_gid', '_gat', '_gat_*', '_gcl_*', '__utm*', '_fbp', '_fbc', '_hj*',
+				'_clck', '_clsk', '_uetsid', '_uetvid', '_pk_id*', '_pk_ses*', '_pk_ref*', 'hubspotutk',
+				'__hstc', '__hssc', '__hssrc', '_tt_*', '_ttp', '_pin_unauth', '_scid', '_rdt_uuid',
+				// Consent banners that block scripts in the browser (not on the server).
+				'cookieyes-consent', 'CookieConsent', 'OptanonConsent', 'OptanonAlertBoxClosed',
+				'euconsent-v2', 'cmplz_*', 'borlabs-cookie', 'moove_gdpr_popup', 'viewed_cookie_policy',
+				'cookielawinfo-checkbox-*', 'CookieLawInfoConsent', 'real_cookie_banner*',
 			),
 			// Query parameters left out of the key ("name*" = prefix). The page must not depend on them.
 			'ignored_params'     => array(
@@ -96,8 +122,16 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'/wp-comments-post.php', '/wp-signup.php', '/wp-activate.php', '/wp-trackback.php',
 				'/wp-mail.php',
 			),
+			// Cache responses that carry a nonce in a header (a Content-Security-Policy
+			// 'nonce-...', a nonce= parameter): replaying one visitor's nonce to everyone defeats
+			// its purpose, so by default such a response is not stored.
+			'cache_nonces'       => false,
+			// Allow TTL + grace above SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME (11 h). Pages can
+			// then carry WordPress nonces that have already expired.
+			'long_ttl'           => false,
 			// Response headers stored and replayed (lower case). ETag and Last-Modified are
-			// always sent; Set-Cookie and hop-by-hop headers never are.
+			// always sent, and Content-Encoding with the body it describes; Set-Cookie and
+			// hop-by-hop headers never are.
 			'replay_headers'     => array(
 				'content-type', 'content-language', 'link', 'x-pingback', 'cache-control', 'expires',
 				'vary', 'x-robots-tag', 'content-security-policy', 'content-security-policy-report-only',
@@ -145,6 +179,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'SHMCACHE_PAGE_CACHE_RELAY_OBJECT_CACHE' => 'relay_object_cache',
 			'SHMCACHE_PAGE_CACHE_CACHE_CONTROL'      => 'cache_control',
 			'SHMCACHE_PAGE_CACHE_BYPASS_COOKIES'     => 'bypass_cookies',
+			'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES'   => 'harmless_cookies',
+			'SHMCACHE_PAGE_CACHE_CACHE_NONCES'       => 'cache_nonces',
+			'SHMCACHE_PAGE_CACHE_LONG_TTL'           => 'long_ttl',
 			'SHMCACHE_PAGE_CACHE_IGNORED_PARAMS'     => 'ignored_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PARAMS'      => 'bypass_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PATHS'       => 'bypass_paths',
@@ -190,11 +227,16 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 		}
-		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache' ) as $key ) {
+		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache', 'cache_nonces', 'long_ttl' ) as $key ) {
 			$config[ $key ] = (bool) $config[ $key ];
 		}
 		$config['ttl']           = max( 1, (int) $config['ttl'] );
 		$config['grace']         = max( 0, (int) $config['grace'] );
+		if ( ! $config['long_ttl'] ) {
+			$config['ttl']   = min( $config['ttl'], SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME );
+			$config['grace'] = min( $config['grace'], SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME - $config['ttl'] );
+		}
+		$config['site_cookies']  = shmcache_pc_site_cookies( $constants );
 		$config['lease']         = max( 1, (int) $config['lease'] );
 		$config['max_bytes']     = max( 1, (int) $config['max_bytes'] );
 		$config['relay_url']     = (string) $config['relay_url'];
@@ -212,7 +254,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		static $config = null;
 		if ( null === $config || $reload ) {
 			$constants = array();
-			foreach ( shmcache_pc_config_constants() as $name => $key ) {
+			foreach ( array_merge( array_keys( shmcache_pc_config_constants() ), shmcache_pc_cookie_constants() ) as $name ) {
 				if ( defined( $name ) ) {
 					$constants[ $name ] = constant( $name );
 				}
@@ -220,6 +262,87 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			$config = shmcache_pc_build_config( $constants, isset( $GLOBALS['shmcache_page_cache_config'] ) ? $GLOBALS['shmcache_page_cache_config'] : null );
 		}
 		return $config;
+	}
+
+	/** The wp-config.php constants that name WordPress's cookies. */
+	function shmcache_pc_cookie_constants() {
+		return array( 'COOKIEHASH', 'WP_SITEURL', 'LOGGED_IN_COOKIE', 'SECURE_AUTH_COOKIE', 'AUTH_COOKIE', 'PASS_COOKIE', 'USER_COOKIE' );
+	}
+
+	/**
+	 * The site's own names of the cookies that identify a user, as wp-config.php sets them (pure).
+	 * WordPress names them after COOKIEHASH, which is md5 of the site URL; the drop-in runs
+	 * before the database, so it knows the hash only from COOKIEHASH or WP_SITEURL. When it does
+	 * not, the default prefixes of 'bypass_cookies' and the harmless list still send these
+	 * cookies to WordPress: they are simply not named in the reason.
+	 *
+	 * @param array<string, mixed> $constants Defined constants, name => value.
+	 * @return array<string, string> cookie name => the constant it comes from
+	 */
+	function shmcache_pc_site_cookies( array $constants ) {
+		$hash = null;
+		if ( isset( $constants['COOKIEHASH'] ) ) {
+			$hash = (string) $constants['COOKIEHASH'];
+		} elseif ( isset( $constants['WP_SITEURL'] ) && '' !== (string) $constants['WP_SITEURL'] ) {
+			$hash = md5( rtrim( (string) $constants['WP_SITEURL'], '/' ) );
+		}
+		$defaults = array(
+			'LOGGED_IN_COOKIE'   => 'wordpress_logged_in_',
+			'SECURE_AUTH_COOKIE' => 'wordpress_sec_',
+			'AUTH_COOKIE'        => 'wordpress_',
+			'PASS_COOKIE'        => 'wordpresspass_',
+			'USER_COOKIE'        => 'wordpressuser_',
+		);
+		$names = array();
+		foreach ( $defaults as $constant => $prefix ) {
+			if ( isset( $constants[ $constant ] ) && '' !== (string) $constants[ $constant ] ) {
+				$names[ (string) $constants[ $constant ] ] = $constant;
+			} elseif ( null !== $hash ) {
+				$names[ $prefix . $hash ] = $constant;
+			}
+		}
+		return $names;
+	}
+
+	/** Whether a cookie name matches a list of names ("name*" = prefix), case-sensitively. */
+	function shmcache_pc_cookie_matches( $name, array $patterns ) {
+		foreach ( $patterns as $pattern ) {
+			$pattern = (string) $pattern;
+			if ( '' === $pattern ) {
+				continue;
+			}
+			if ( '*' === substr( $pattern, -1 ) ? 0 === strncmp( $name, $pattern, strlen( $pattern ) - 1 ) : $name === $pattern ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Why the cookies of a request keep it away from the cache, or null when they cannot change
+	 * the page (pure). The site's login cookies and the bypass prefixes come first, so that no
+	 * harmless pattern can let a logged-in visitor through; then every other cookie must be on
+	 * the harmless list.
+	 */
+	function shmcache_pc_cookie_bypass_reason( array $cookies, array $config ) {
+		$site = isset( $config['site_cookies'] ) ? $config['site_cookies'] : array();
+		foreach ( $cookies as $name => $value ) {
+			$name = (string) $name;
+			if ( isset( $site[ $name ] ) ) {
+				return 'cookie ' . $site[ $name ];
+			}
+			foreach ( $config['bypass_cookies'] as $prefix ) {
+				if ( '' !== (string) $prefix && 0 === strncmp( $name, (string) $prefix, strlen( (string) $prefix ) ) ) {
+					return 'cookie ' . $prefix;
+				}
+			}
+		}
+		foreach ( $cookies as $name => $value ) {
+			if ( ! shmcache_pc_cookie_matches( (string) $name, $config['harmless_cookies'] ) ) {
+				return 'cookie ' . substr( (string) $name, 0, 64 ) . ' (not known to be harmless)';
+			}
+		}
+		return null;
 	}
 
 	// --------------------------------------------------------------------------- requests
@@ -401,12 +524,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				return 'authorization';
 			}
 		}
-		foreach ( $cookies as $name => $value ) {
-			foreach ( $config['bypass_cookies'] as $prefix ) {
-				if ( '' !== (string) $prefix && 0 === strncmp( (string) $name, (string) $prefix, strlen( (string) $prefix ) ) ) {
-					return 'cookie ' . $prefix;
-				}
-			}
+		$reason = shmcache_pc_cookie_bypass_reason( $cookies, $config );
+		if ( null !== $reason ) {
+			return $reason;
 		}
 		$bypass = $config['bypass_params'];
 		if ( empty( $config['cache_search'] ) ) {
@@ -447,7 +567,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 * @param array $headers headers_list().
 	 * @param array $ctx     method, body_length, and flags: donotcachepage, rendered (WordPress got
 	 *                       as far as template_redirect), discarded (the buffer was thrown away),
-	 *                       logged_in, admin, rest, preview, customize, search.
+	 *                       logged_in, admin, rest, preview, customize, search, body_nonce (a
+	 *                       <meta> Content-Security-Policy with a nonce), body_gzip (the body
+	 *                       starts like gzip data).
 	 * @param array $config  shmcache_pc_config().
 	 * @return string|null
 	 */
@@ -486,10 +608,20 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		if ( $length > $config['max_bytes'] ) {
 			return 'body larger than ' . $config['max_bytes'] . ' bytes';
 		}
+		if ( ! empty( $ctx['body_nonce'] ) && empty( $config['cache_nonces'] ) ) {
+			return 'nonce in a <meta> Content-Security-Policy';
+		}
+		$encoding = '';
 		foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
 			list( $name, , $value ) = $h;
 			if ( 'set-cookie' === $name ) {
 				return 'sets a cookie';
+			}
+			if ( empty( $config['cache_nonces'] ) && shmcache_pc_header_has_nonce( $name, $value ) ) {
+				return 'nonce in ' . $h[1];
+			}
+			if ( 'content-encoding' === $name ) {
+				$encoding = shmcache_pc_content_encoding( array( $h[1] . ': ' . $value ) );
 			}
 			if ( 'cache-control' === $name && preg_match( '/(^|[\s,])(private|no-store|no-cache)\b/i', $value, $m ) ) {
 				return 'Cache-Control: ' . strtolower( $m[2] );
@@ -506,12 +638,80 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 		}
+		if ( '' === $encoding && ! empty( $ctx['body_gzip'] ) ) {
+			// Compressed by something that did not say so: replayed, it would be garbage.
+			return 'compressed body without Content-Encoding';
+		}
 		return null;
+	}
+
+	/**
+	 * Whether a response header carries a nonce (pure): its name says so (X-WP-Nonce, ...), or
+	 * its value has a CSP source 'nonce-...' or a nonce= parameter (Link preloads).
+	 */
+	function shmcache_pc_header_has_nonce( $lower_name, $value ) {
+		return false !== strpos( (string) $lower_name, 'nonce' ) || 1 === preg_match( '/nonce[-=]/i', (string) $value );
+	}
+
+	/** Whether a page declares a Content-Security-Policy with a nonce in a <meta> tag (pure). */
+	function shmcache_pc_body_has_csp_nonce( $body ) {
+		if ( false === stripos( (string) $body, 'content-security-policy' ) ) {
+			return false;
+		}
+		return 1 === preg_match( '/<meta\b[^>]*content-security-policy[^>]*nonce-/i', (string) $body );
+	}
+
+	/**
+	 * The Content-Encoding of a response (lower case), or '' when its body is not encoded.
+	 *
+	 * @param string[] $headers headers_list() lines.
+	 */
+	function shmcache_pc_content_encoding( array $headers ) {
+		$encoding = '';
+		foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
+			if ( 'content-encoding' === $h[0] ) {
+				$encoding = strtolower( trim( $h[2] ) );
+			}
+		}
+		return 'identity' === $encoding ? '' : $encoding;
+	}
+
+	/**
+	 * Whether a client's Accept-Encoding allows a content coding (pure, RFC 9110 12.5.3):
+	 * listed (x-gzip stands for gzip) or covered by "*", with a q-value above 0.
+	 */
+	function shmcache_pc_accepts_encoding( $accept, $encoding ) {
+		$encoding = strtolower( (string) $encoding );
+		if ( '' === $encoding || 'identity' === $encoding ) {
+			return true;
+		}
+		$named    = null;
+		$wildcard = null;
+		foreach ( explode( ',', strtolower( (string) $accept ) ) as $item ) {
+			$parts = explode( ';', $item );
+			$token = trim( $parts[0] );
+			if ( 'x-gzip' === $token ) {
+				$token = 'gzip';
+			}
+			$q = 1.0;
+			foreach ( array_slice( $parts, 1 ) as $param ) {
+				if ( preg_match( '/^\s*q\s*=\s*([0-9.]+)\s*$/', $param, $m ) ) {
+					$q = (float) $m[1];
+				}
+			}
+			if ( $token === ( 'x-gzip' === $encoding ? 'gzip' : $encoding ) ) {
+				$named = $q > 0;
+			} elseif ( '*' === $token ) {
+				$wildcard = $q > 0;
+			}
+		}
+		return null !== $named ? $named : true === $wildcard;
 	}
 
 	/** Headers never stored or replayed, whatever the configuration says. */
 	function shmcache_pc_never_replayed() {
-		return array( 'set-cookie', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'server', 'status', 'age', 'x-cache', 'x-cache-stale', 'x-cache-reason', 'x-powered-by', 'etag', 'last-modified' );
+		// Content-Encoding is kept with the entry's body instead (shmcache_pc_make_entry()).
+		return array( 'set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'server', 'status', 'age', 'x-cache', 'x-cache-stale', 'x-cache-reason', 'x-powered-by', 'etag', 'last-modified' );
 	}
 
 	/**
@@ -598,7 +798,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 * last purge: another site version) or 'invalid' (not an entry of this format).
 	 */
 	function shmcache_pc_entry_state( $entry, $now, $version ) {
-		if ( ! is_array( $entry ) || ! isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'] )
+		if ( ! is_array( $entry ) || ! isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'], $entry['c'] )
 			|| SHMCACHE_PAGE_CACHE_ENTRY_FORMAT !== $entry['f'] || ! is_string( $entry['b'] ) || ! is_array( $entry['h'] ) ) {
 			return 'invalid';
 		}
@@ -958,7 +1158,17 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 *
 	 * @return array
 	 */
-	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified ) {
+	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified, $encoding = '' ) {
+		$encoding = strtolower( (string) $encoding );
+		if ( '' !== $encoding ) {
+			$varies = false;
+			foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
+				$varies = $varies || ( 'vary' === $h[0] && false !== stripos( $h[2], 'accept-encoding' ) );
+			}
+			if ( ! $varies ) {
+				$headers[] = 'Vary: Accept-Encoding'; // shared caches downstream must keep both forms apart
+			}
+		}
 		return array(
 			'f' => SHMCACHE_PAGE_CACHE_ENTRY_FORMAT,
 			's' => (int) $status,
@@ -969,6 +1179,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'g' => $version,
 			'e' => (string) $etag,
 			'm' => (int) $last_modified,
+			'c' => $encoding,
 		);
 	}
 
@@ -983,6 +1194,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		}
 		header( 'ETag: ' . $entry['e'] );
 		header( 'Last-Modified: ' . shmcache_pc_http_date( $entry['m'] ) );
+		if ( '' !== $entry['c'] ) {
+			header( 'Content-Encoding: ' . $entry['c'] );
+		}
 		header( 'X-Cache: HIT' );
 		if ( $stale ) {
 			header( 'X-Cache-Stale: 1' );
@@ -993,6 +1207,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_count( 'not_modified' );
 			http_response_code( 304 );
 			header_remove( 'Content-Type' );
+			header_remove( 'Content-Encoding' );
 			exit;
 		}
 		header( 'Content-Length: ' . strlen( $entry['b'] ) );
@@ -1088,7 +1303,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 				$headers = headers_list();
 			}
-			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm );
+			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm, shmcache_pc_content_encoding( $headers ) );
 			if ( $pages->set( $this->key, $entry, $config['ttl'] + $config['grace'] ) ) {
 				shmcache_pc_count( 'store' );
 			}
@@ -1120,6 +1335,8 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'preview'        => null !== $q && $q->is_preview(),
 				'customize'      => function_exists( 'is_customize_preview' ) && $rendered && is_customize_preview(),
 				'search'         => null !== $q && $q->is_search(),
+				'body_nonce'     => shmcache_pc_body_has_csp_nonce( $this->body ),
+				'body_gzip'      => "\x1f\x8b" === substr( $this->body, 0, 2 ),
 			);
 		}
 	}
@@ -1259,6 +1476,12 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		$key    = shmcache_pc_request_key( $_SERVER, $config );
 		$is_get = 'GET' === strtoupper( (string) $_SERVER['REQUEST_METHOD'] );
 		list( $action, $entry ) = shmcache_pc_lookup( shmcache_pc_pages(), $key, $now, $version, $is_get, $config['lease'] );
+		if ( ( 'hit' === $action || 'stale' === $action ) && ! shmcache_pc_accepts_encoding( isset( $_SERVER['HTTP_ACCEPT_ENCODING'] ) ? $_SERVER['HTTP_ACCEPT_ENCODING'] : '', $entry['c'] ) ) {
+			// The stored body is compressed (a plugin's ob_gzhandler) and this client cannot read
+			// it: WordPress answers, and what it renders for this client replaces the entry.
+			$action = 'miss';
+			header( 'X-Cache-Reason: stored copy is ' . preg_replace( '/[^a-z0-9-]/', '?', $entry['c'] ) . ', not accepted by this client' );
+		}
 		if ( 'hit' === $action || 'stale' === $action ) {
 			shmcache_pc_serve( $entry, 'stale' === $action, $now );
 		}

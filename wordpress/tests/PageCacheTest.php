@@ -116,6 +116,16 @@ final class PageCacheTest extends TestCase {
 			'HTTP auth (feeds)'    => array( array( 'HTTP_AUTHORIZATION' => 'Basic YTpi' ), array(), '/feed/', 'authorization' ),
 			'PHP auth'             => array( array( 'PHP_AUTH_USER' => 'a' ), array(), '/feed/', 'authorization' ),
 			'customizer'           => array( array(), array(), '/?customize_changeset_uuid=1', 'parameter customize_changeset_uuid' ),
+			// Cookies that change what WordPress renders without a Set-Cookie on that page.
+			'recently viewed'      => array( array(), array( 'woocommerce_recently_viewed' => '12|34' ), '/', 'cookie woocommerce_recently_viewed (not known to be harmless)' ),
+			'EDD cart'             => array( array(), array( 'edd_items_in_cart' => '1' ), '/', 'cookie edd_items_in_cart (not known to be harmless)' ),
+			'WPML language'        => array( array(), array( 'wp-wpml_current_language' => 'de' ), '/', 'cookie wp-wpml_current_language (not known to be harmless)' ),
+			'Polylang language'    => array( array(), array( 'pll_language' => 'fr' ), '/', 'cookie pll_language (not known to be harmless)' ),
+			'currency'             => array( array(), array( 'woocs_current_currency' => 'EUR' ), '/', 'cookie woocs_current_currency (not known to be harmless)' ),
+			'session'              => array( array(), array( 'PHPSESSID' => 'abc' ), '/', 'cookie PHPSESSID (not known to be harmless)' ),
+			'harmless + personal'  => array( array(), array( '_ga' => 'GA1.1', 'pll_language' => 'fr', '_gid' => 'x' ), '/', 'cookie pll_language (not known to be harmless)' ),
+			'lookalike of _ga'     => array( array(), array( '_gax' => '1' ), '/', 'cookie _gax (not known to be harmless)' ),
+			'case matters'         => array( array(), array( '_GA' => '1' ), '/', 'cookie _GA (not known to be harmless)' ),
 		);
 	}
 
@@ -132,7 +142,9 @@ final class PageCacheTest extends TestCase {
 			'feed'              => array( array(), array(), '/feed/' ),
 			'tracking only'     => array( array(), array(), '/?utm_source=x&fbclid=y' ),
 			'test cookie'       => array( array(), array( 'wordpress_test_cookie' => 'WP Cookie check' ), '/' ),
-			'other cookie'      => array( array(), array( '_ga' => 'GA1.1' ), '/' ),
+			'analytics'         => array( array(), array( '_ga' => 'GA1.1', '_ga_ABC123' => 'GS1', '_gid' => 'x', '_gcl_au' => '1', '_fbp' => 'fb', '_hjSessionUser_42' => 'h' ), '/' ),
+			'consent'           => array( array(), array( 'cookieyes-consent' => 'yes', 'CookieConsent' => '{}', 'cmplz_marketing' => 'deny', 'euconsent-v2' => 'x' ), '/' ),
+			'admin settings'    => array( array(), array( 'wp-settings-1' => 'a', 'wp-settings-time-1' => '1' ), '/' ),
 			'paged'             => array( array(), array(), '/page/2/' ),
 			'no script name'    => array( array( 'SCRIPT_FILENAME' => '' ), array(), '/' ),
 		);
@@ -141,6 +153,56 @@ final class PageCacheTest extends TestCase {
 	/** @dataProvider cacheable_requests */
 	public function test_requests_that_may_be_cached( array $server, array $cookies, $uri ) {
 		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( $uri, $server ), $cookies, $this->config() ) );
+	}
+
+	public function test_site_owner_extends_the_harmless_list() {
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES' => array( 'my_banner_closed', 'ab_*' ) ) );
+		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'my_banner_closed' => '1', 'ab_test' => 'b', '_ga' => 'x' ), $c ) );
+		$this->assertNotNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'my_banner_closed' => '1' ), $this->config() ) );
+	}
+
+	public function test_site_cookie_names_come_from_wp_config() {
+		$this->assertSame( array(), shmcache_pc_site_cookies( array() ), 'unknown without COOKIEHASH or WP_SITEURL' );
+		$this->assertSame(
+			array(
+				'wordpress_logged_in_a9b9f04336ce0181a08e774e01113b31' => 'LOGGED_IN_COOKIE',
+				'wordpress_sec_a9b9f04336ce0181a08e774e01113b31'       => 'SECURE_AUTH_COOKIE',
+				'wordpress_a9b9f04336ce0181a08e774e01113b31'           => 'AUTH_COOKIE',
+				'wordpresspass_a9b9f04336ce0181a08e774e01113b31'       => 'PASS_COOKIE',
+				'wordpressuser_a9b9f04336ce0181a08e774e01113b31'       => 'USER_COOKIE',
+			),
+			shmcache_pc_site_cookies( array( 'WP_SITEURL' => 'http://example.com/' ) ),
+			'COOKIEHASH is md5 of the site URL without its trailing slash'
+		);
+		$names = shmcache_pc_site_cookies( array( 'COOKIEHASH' => 'h1', 'WP_SITEURL' => 'http://example.com', 'LOGGED_IN_COOKIE' => 'member_session' ) );
+		$this->assertSame( 'LOGGED_IN_COOKIE', $names['member_session'] );
+		$this->assertSame( 'SECURE_AUTH_COOKIE', $names['wordpress_sec_h1'] );
+		$this->assertArrayNotHasKey( 'wordpress_logged_in_h1', $names );
+	}
+
+	public function test_a_renamed_login_cookie_bypasses_even_when_a_harmless_pattern_matches_it() {
+		$c = $this->config(
+			array(
+				'LOGGED_IN_COOKIE'                     => 'site_login',
+				'SECURE_AUTH_COOKIE'                   => 'site_secure',
+				'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES' => array( 'site_*' ),
+			)
+		);
+		$this->assertSame( 'cookie LOGGED_IN_COOKIE', shmcache_pc_request_bypass_reason( $this->server( '/' ), array( '_ga' => '1', 'site_login' => 'admin|1|x|y' ), $c ) );
+		$this->assertSame( 'cookie SECURE_AUTH_COOKIE', shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'site_secure' => 'admin|1|x|y' ), $c ) );
+		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'site_theme' => 'dark' ), $c ) );
+	}
+
+	public function test_lifetime_is_capped_below_the_nonce_lifetime_unless_allowed() {
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 86400, 'SHMCACHE_PAGE_CACHE_GRACE' => 3600 ) );
+		$this->assertSame( array( 39600, 0 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 39000, 'SHMCACHE_PAGE_CACHE_GRACE' => 3000 ) );
+		$this->assertSame( array( 39000, 600 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 3600, 'SHMCACHE_PAGE_CACHE_GRACE' => 300 ) );
+		$this->assertSame( array( 3600, 300 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 86400, 'SHMCACHE_PAGE_CACHE_GRACE' => 3600, 'SHMCACHE_PAGE_CACHE_LONG_TTL' => true ) );
+		$this->assertSame( array( 86400, 3600 ), array( $c['ttl'], $c['grace'] ) );
+		$this->assertLessThan( 12 * 3600, SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME, "below the 12 h a nonce is at least valid" );
 	}
 
 	public function test_search_is_cacheable_when_configured_and_extra_cookies_bypass() {
@@ -252,6 +314,12 @@ final class PageCacheTest extends TestCase {
 			'too large'          => array( 200, $html, array( 'body_length' => 3000000 ), 'body larger than 2097152 bytes' ),
 			'HEAD'               => array( 200, $html, array( 'method' => 'HEAD' ), 'method HEAD' ),
 			'discarded'          => array( 200, $html, array( 'discarded' => true ), 'output discarded' ),
+			'CSP nonce'          => array( 200, array_merge( $html, array( "Content-Security-Policy: script-src 'nonce-r4nd0m' 'strict-dynamic'" ) ), array(), 'nonce in Content-Security-Policy' ),
+			'CSP report nonce'   => array( 200, array( "Content-Security-Policy-Report-Only: script-src 'NONCE-abc'" ), array(), 'nonce in Content-Security-Policy-Report-Only' ),
+			'Link nonce'         => array( 200, array( 'Link: </app.js>; rel=preload; as=script; nonce=abc' ), array(), 'nonce in Link' ),
+			'nonce header'       => array( 200, array( 'X-Page-Nonce: abc' ), array(), 'nonce in X-Page-Nonce' ),
+			'meta CSP nonce'     => array( 200, $html, array( 'body_nonce' => true ), 'nonce in a <meta> Content-Security-Policy' ),
+			'gzip, no header'    => array( 200, $html, array( 'body_gzip' => true ), 'compressed body without Content-Encoding' ),
 		);
 	}
 
@@ -265,6 +333,10 @@ final class PageCacheTest extends TestCase {
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Type: text/html; charset=UTF-8', 'Link: <http://x/wp-json/>; rel="https://api.w.org/"' ), $this->ctx(), $c ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Cache-Control: public, max-age=300', 'Vary: Accept-Encoding' ), $this->ctx(), $c ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Type: application/rss+xml; charset=UTF-8', 'ETag: "abc"' ), $this->ctx(), $c ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( "Content-Security-Policy: default-src 'self'" ), $this->ctx(), $c ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Encoding: gzip', 'Vary: Accept-Encoding' ), $this->ctx( array( 'body_gzip' => true ) ), $c ) );
+		$nonces = $this->config( array( 'SHMCACHE_PAGE_CACHE_CACHE_NONCES' => true ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( "Content-Security-Policy: script-src 'nonce-r4nd0m'" ), $this->ctx( array( 'body_nonce' => true ) ), $nonces ) );
 		$searching = $this->config( array( 'SHMCACHE_PAGE_CACHE_SEARCH' => true ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array(), $this->ctx( array( 'search' => true ) ), $searching ) );
 	}
@@ -301,6 +373,46 @@ final class PageCacheTest extends TestCase {
 		$this->assertSame( array( 'X-WP-Queries: 12' ), array_values( array_filter( shmcache_pc_replay_headers( $list, $c ), static function ( $l ) {
 			return 0 === stripos( $l, 'x-wp' ) || 0 === stripos( $l, 'set-cookie' );
 		} ) ) );
+	}
+
+	public function test_meta_csp_nonce_is_found_in_the_body() {
+		$this->assertTrue( shmcache_pc_body_has_csp_nonce( '<head><meta http-equiv="Content-Security-Policy" content="script-src \'nonce-abc\'"></head>' ) );
+		$this->assertFalse( shmcache_pc_body_has_csp_nonce( '<head><meta http-equiv="Content-Security-Policy" content="default-src \'self\'"></head>' ) );
+		$this->assertFalse( shmcache_pc_body_has_csp_nonce( '<p>About Content-Security-Policy</p><script nonce="x"></script>' ) );
+	}
+
+	public function accept_encodings() {
+		return array(
+			'listed'            => array( 'gzip, deflate, br', 'gzip', true ),
+			'x-gzip'            => array( 'x-gzip', 'gzip', true ),
+			'case'              => array( 'GZIP', 'gzip', true ),
+			'absent'            => array( '', 'gzip', false ),
+			'other only'        => array( 'br', 'gzip', false ),
+			'refused'           => array( 'gzip;q=0, br', 'gzip', false ),
+			'refused, spaced'   => array( 'gzip ; q = 0', 'gzip', false ),
+			'low q'             => array( 'gzip;q=0.1', 'gzip', true ),
+			'wildcard'          => array( '*', 'br', true ),
+			'wildcard refused'  => array( '*;q=0', 'gzip', false ),
+			'named beats *'     => array( 'gzip;q=0, *', 'gzip', false ),
+			'identity'          => array( '', '', true ),
+		);
+	}
+
+	/** @dataProvider accept_encodings */
+	public function test_accept_encoding( $accept, $encoding, $expected ) {
+		$this->assertSame( $expected, shmcache_pc_accepts_encoding( $accept, $encoding ) );
+	}
+
+	public function test_an_encoded_body_is_stored_with_its_encoding_and_vary() {
+		$this->assertSame( 'gzip', shmcache_pc_content_encoding( array( 'Content-Type: text/html', 'Content-Encoding: GZIP' ) ) );
+		$this->assertSame( '', shmcache_pc_content_encoding( array( 'Content-Encoding: identity' ) ) );
+		$this->assertSame( array(), shmcache_pc_replay_headers( array( 'Content-Encoding: gzip' ), $this->config( array( 'SHMCACHE_PAGE_CACHE_REPLAY_HEADERS' => array( 'content-encoding' ) ) ) ) );
+		$e = shmcache_pc_make_entry( 200, array( 'Content-Type: text/html' ), "\x1f\x8b...", 1000, 1, $this->config(), '"e"', 1000, 'gzip' );
+		$this->assertSame( 'gzip', $e['c'] );
+		$this->assertSame( array( 'Content-Type: text/html', 'Vary: Accept-Encoding' ), $e['h'] );
+		$e = shmcache_pc_make_entry( 200, array( 'Vary: Accept-Encoding' ), 'x', 1000, 1, $this->config(), '"e"', 1000, 'gzip' );
+		$this->assertSame( array( 'Vary: Accept-Encoding' ), $e['h'] );
+		$this->assertSame( '', $this->entry( 1000, 1 )['c'] );
 	}
 
 	public function test_validators_keep_the_response_own_or_derive_them() {
