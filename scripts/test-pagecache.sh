@@ -16,6 +16,8 @@
 #      get cached pages; a renamed login cookie (LOGGED_IN_COOKIE in wp-config.php) bypasses; a
 #      response with a CSP nonce is never replayed; a body compressed by ob_gzhandler is served
 #      only to clients that accept gzip.
+#   4. Targeted purges: editing a post purges its page and archives, not an unrelated page; a
+#      view counter (post meta written on each view) purges nothing.
 # Creates posts (and a comment) and deletes them at the end; removes the test plugin and the
 # extra wp-config settings, leaves the page cache off and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
@@ -25,6 +27,7 @@ WORK=$(mktemp -d)
 TEST_SITE_PLUGIN="$WP_STACK_CONTENT/mu-plugins/shmcache-pagecache-test-site.php"
 EXTRA_CONFIG="$WP_STACK_CONF/wp-config-extra.php"
 POST_ID=
+EXTRA_POST_IDS=
 OLD_DESCRIPTION=
 DONE=0
 cleanup() {
@@ -34,6 +37,9 @@ cleanup() {
     wp_stack_eval "foreach (get_comments(['post_id' => $POST_ID, 'status' => 'all', 'fields' => 'ids']) as \$c) { wp_delete_comment(\$c, true); } wp_delete_post($POST_ID, true);" >/dev/null 2>&1
   fi
   rm -f "$TEST_SITE_PLUGIN" "$EXTRA_CONFIG"
+  for id in $EXTRA_POST_IDS; do
+    [[ "$id" =~ ^[0-9]+$ ]] && wp_stack_eval "wp_delete_post($id, true);" >/dev/null 2>&1
+  done
   if [ -n "$OLD_DESCRIPTION" ]; then
     wp_stack_eval "update_option('blogdescription', base64_decode('$OLD_DESCRIPTION'));" >/dev/null 2>&1
   fi
@@ -91,7 +97,7 @@ body_lacks() { ! grep -qF -- "$2" "$WORK/$1.body" || { echo "  $1: body has '$2'
 same_body() { cmp -s "$WORK/$1.body" "$WORK/$2.body" || { echo "  $1 and $2 differ:"; diff <(tr '>' '\n' <"$WORK/$1.body") <(tr '>' '\n' <"$WORK/$2.body") | head -n 6; return 1; }; }
 
 TOKEN="pc$RANDOM$RANDOM"
-POST_ID=$(wp_stack_eval "echo wp_insert_post(['post_title' => 'Page cache probe $TOKEN', 'post_content' => 'Body of $TOKEN.', 'post_status' => 'publish', 'comment_status' => 'open'], true);")
+POST_ID=$(wp_stack_eval "echo wp_insert_post(['post_title' => 'Page cache probe $TOKEN', 'post_content' => 'Body of $TOKEN.', 'post_status' => 'publish', 'post_author' => 1, 'comment_status' => 'open'], true);")
 [[ "$POST_ID" =~ ^[0-9]+$ ]] || { echo "could not create the test post: $POST_ID"; POST_ID=; exit 1; }
 POST=$(wp_stack_eval "echo wp_make_link_relative(get_permalink($POST_ID));")
 echo "test post $POST_ID: $POST"
@@ -247,6 +253,59 @@ bypasses() {
   done
 }
 check "POST, search, wp-login.php, REST and previews bypass the cache" bypasses
+
+# ------------------------------------------------------------------ purge what changed only
+# An edit of a published post purges its page and its archives (home and its pagination, its
+# tag, category, author and date archives, the feed), and leaves an unrelated page cached.
+IDS=$(wp_stack_eval "
+  \$p = wp_insert_post(['post_title' => 'Targeted $TOKEN', 'post_content' => 'Targeted body.', 'post_status' => 'publish', 'post_author' => 1, 'tags_input' => ['tag-$TOKEN']], true);
+  \$q = wp_insert_post(['post_title' => 'Unrelated $TOKEN', 'post_type' => 'page', 'post_content' => 'Unrelated body.', 'post_status' => 'publish'], true);
+  \$v = wp_insert_post(['post_title' => 'View counter $TOKEN', 'post_content' => 'Counted body.', 'post_status' => 'publish', 'post_author' => 1], true);
+  echo implode(' ', [\$p, \$q, \$v]);")
+read -r TARGET_ID UNRELATED_ID VIEWS_ID <<<"$IDS"
+EXTRA_POST_IDS="$TARGET_ID $UNRELATED_ID $VIEWS_ID"
+URLS=$(wp_stack_eval "
+  \$p = get_post($TARGET_ID); \$t = strtotime(\$p->post_date);
+  foreach ([get_permalink(\$p), get_term_link('tag-$TOKEN', 'post_tag'), get_category_link(get_the_category(\$p->ID)[0]),
+    get_author_posts_url(\$p->post_author), get_year_link(gmdate('Y', \$t)), get_permalink($UNRELATED_ID), get_permalink($VIEWS_ID)] as \$u) {
+    echo wp_make_link_relative(\$u), ' ';
+  }")
+read -r T_POST T_TAG T_CAT T_AUTHOR T_YEAR T_UNRELATED T_VIEWS <<<"$URLS"
+declare -A TARGETS=([tpost]="$T_POST" [thome]=/ [tpage2]=/page/2/ [tfeed]=/feed/ [ttag]="$T_TAG" [tcat]="$T_CAT" [tauthor]="$T_AUTHOR" [tyear]="$T_YEAR")
+for n in "${!TARGETS[@]}" tunrel; do
+  path=${TARGETS[$n]:-$T_UNRELATED}
+  get "$n-w1" "$path"
+  get "$n-w2" "$path"
+done
+wp_stack_eval "wp_update_post(['ID' => $TARGET_ID, 'post_title' => 'Retitled $TOKEN']);"
+for n in "${!TARGETS[@]}" tunrel; do
+  get "$n-after" "${TARGETS[$n]:-$T_UNRELATED}"
+done
+targeted_purge() {
+  local n
+  [[ "$TARGET_ID" =~ ^[0-9]+$ ]] && [ -n "$T_UNRELATED" ] || { echo "  setup: ids '$IDS', urls '$URLS'"; return 1; }
+  for n in "${!TARGETS[@]}" tunrel; do
+    expect "$n-w2" 200 HIT || return 1
+  done
+  for n in "${!TARGETS[@]}"; do
+    expect "$n-after" 200 MISS || return 1
+  done
+  body_has tpost-after "Retitled $TOKEN" && body_has thome-after "Retitled $TOKEN" && body_has ttag-after "Retitled $TOKEN" &&
+    body_has tfeed-after "Retitled $TOKEN" && expect tunrel-after 200 HIT
+}
+check "editing a post purges its page, home + page 2, feed, tag, category, author and year archives; an unrelated page stays a HIT" targeted_purge
+
+# A plugin that writes a public post meta on every view (a view counter) purges nothing.
+get vc1 "$T_VIEWS"
+get vc2 /
+get vc3 "$T_UNRELATED"
+get vc4 "$T_VIEWS"
+VIEWS=$(wp_stack_eval "echo (int) get_post_meta($VIEWS_ID, 'views', true);")
+view_counter() {
+  [ "${VIEWS:-0}" -ge 1 ] || { echo "  the counter did not run (views '$VIEWS')"; return 1; }
+  expect vc1 200 MISS && expect vc2 200 HIT && expect vc3 200 HIT && expect vc4 200 HIT
+}
+check "a view counter (public post meta written while a page renders) purges nothing: other pages and the post stay HITs" view_counter
 
 # -------------------------------------------------------------- pages that depend on cookies
 # Each cookie makes the test plugin render something personal, without any Set-Cookie (as

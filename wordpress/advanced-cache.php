@@ -490,6 +490,48 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
+	 * The purge group of a page (pure): host + path without scheme, port of the scheme, query
+	 * string, case, and without the suffixes that only page through the same content
+	 * (/page/N/, /comment-page-N/, /N/ of a post split into pages, /feed/ and its types,
+	 * /embed/, /amp/). Purging a group purges every page in it: "/category/news/" covers its
+	 * pagination, its feed and every query string of them. Sitemaps form one group.
+	 */
+	function shmcache_pc_path_group( $host, $path ) {
+		$host = strtolower( rtrim( trim( (string) $host ), '.' ) );
+		$host = preg_replace( '/:(80|443)$/', '', $host );
+		$path = strtolower( '' === (string) $path ? '/' : (string) $path );
+		if ( preg_match( '#^/[^?]*sitemap[^/]*\.(xml|xsl)$#', $path ) ) {
+			return $host . '/#sitemaps';
+		}
+		$path = rtrim( $path, '/' );
+		do {
+			$before = $path;
+			$path   = preg_replace( '#/(page/\d+|comment-page-\d+|feed(/(rss|rss2|atom|rdf))?|embed|amp|trackback)$#', '', $path );
+			// A post split into pages (/slug/2); not a date archive (/2024/05).
+			$path = preg_replace( '#^(.*/[^/]*[^0-9/][^/]*)/\d+$#', '$1', $path );
+		} while ( $path !== $before );
+		$group = $host . $path . '/';
+		return strlen( $group ) > 512 ? 'md5:' . md5( $group ) : $group;
+	}
+
+	/** The purge group of a request ($_SERVER). */
+	function shmcache_pc_request_group( array $server ) {
+		$host = isset( $server['HTTP_HOST'] ) && '' !== $server['HTTP_HOST'] ? $server['HTTP_HOST'] : ( isset( $server['SERVER_NAME'] ) ? $server['SERVER_NAME'] : '' );
+		list( $path ) = shmcache_pc_split_uri( isset( $server['REQUEST_URI'] ) ? $server['REQUEST_URI'] : '/' );
+		return shmcache_pc_path_group( $host, $path );
+	}
+
+	/** The purge group of a URL, or '' when it has no host. */
+	function shmcache_pc_url_group( $url ) {
+		$parts = parse_url( (string) $url );
+		if ( ! is_array( $parts ) || empty( $parts['host'] ) ) {
+			return '';
+		}
+		$host = $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
+		return shmcache_pc_path_group( $host, isset( $parts['path'] ) ? $parts['path'] : '/' );
+	}
+
+	/**
 	 * Why a request must not be answered from (or stored in) the cache, or null when it may be
 	 * (pure: everything comes from the parameters).
 	 *
@@ -797,15 +839,20 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 * State of a stored entry (pure): 'fresh', 'stale' (past its TTL, or written before the
 	 * last purge: another site version) or 'invalid' (not an entry of this format).
 	 */
-	function shmcache_pc_entry_state( $entry, $now, $version ) {
-		if ( ! is_array( $entry ) || ! isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'], $entry['c'] )
-			|| SHMCACHE_PAGE_CACHE_ENTRY_FORMAT !== $entry['f'] || ! is_string( $entry['b'] ) || ! is_array( $entry['h'] ) ) {
+	function shmcache_pc_entry_state( $entry, $now, $version, $path_version = null ) {
+		if ( ! shmcache_pc_entry_valid( $entry ) ) {
 			return 'invalid';
 		}
-		if ( $entry['g'] !== $version || (int) $now >= (int) $entry['x'] ) {
+		if ( $entry['g'] !== $version || (int) $now >= (int) $entry['x'] || ( null !== $path_version && $entry['p'] !== $path_version ) ) {
 			return 'stale';
 		}
 		return 'fresh';
+	}
+
+	/** Whether a value read from the page namespace is an entry of this format (pure). */
+	function shmcache_pc_entry_valid( $entry ) {
+		return is_array( $entry ) && isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'], $entry['c'], $entry['o'], $entry['p'] )
+			&& SHMCACHE_PAGE_CACHE_ENTRY_FORMAT === $entry['f'] && is_string( $entry['b'] ) && is_array( $entry['h'] );
 	}
 
 	// --------------------------------------------------------------------------- purge mapping
@@ -821,8 +868,13 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * What a post change does to the page cache (pure): 'flush' when the post was or is
-	 * visible to visitors, else 'none' (drafts, autosaves, revisions, private posts, ...).
+	 * What a post change does to the page cache (pure):
+	 *   'post'  a visible post of a viewable type was edited and stays visible: purge its own
+	 *           pages and its archives (shmcache_page_cache_post_urls());
+	 *   'flush' it appears or disappears (published, unpublished, trashed, deleted), or it is a
+	 *           type that shows on many pages (menu items, templates, attachments, ...): purge
+	 *           the whole site, whose lists, widgets and neighbours' links change;
+	 *   'none'  it was never visible to visitors (drafts, autosaves, revisions, private posts).
 	 *
 	 * @param string $post_type
 	 * @param string $old_status Status before the change ('new' for a new post).
@@ -840,7 +892,12 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		if ( 'attachment' === $post_type ) {
 			$visible[] = 'inherit';
 		}
-		return in_array( $old_status, $visible, true ) || in_array( $new_status, $visible, true ) ? 'flush' : 'none';
+		$was = in_array( $old_status, $visible, true );
+		$is  = in_array( $new_status, $visible, true );
+		if ( ! $was && ! $is ) {
+			return 'none';
+		}
+		return $was && $is && $viewable && ! in_array( $post_type, shmcache_pc_output_post_types(), true ) ? 'post' : 'flush';
 	}
 
 	/** A comment status as 'approved', 'unapproved', 'spam', 'trash' or 'deleted'. */
@@ -863,11 +920,12 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * What a comment change does (pure): 'flush' when the comment was or is approved (it shows on
-	 * its post, in comment feeds, counts and widgets), else 'none' (moderation queue, spam).
+	 * What a comment change does (pure): 'post' when the comment was or is approved (it shows on
+	 * its post, in the comment feeds and in the comment counts of its archives), else 'none'
+	 * (moderation queue, spam).
 	 */
 	function shmcache_pc_comment_change_action( $old_status, $new_status ) {
-		return 'approved' === shmcache_pc_comment_status( $old_status ) || 'approved' === shmcache_pc_comment_status( $new_status ) ? 'flush' : 'none';
+		return 'approved' === shmcache_pc_comment_status( $old_status ) || 'approved' === shmcache_pc_comment_status( $new_status ) ? 'post' : 'none';
 	}
 
 	/**
@@ -893,16 +951,40 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 
 	/**
 	 * What a post meta change does (pure): public meta and the protected keys that change output
-	 * (featured image, page template, image alt text) of a visible post flush; editing locks and
-	 * other bookkeeping do not.
+	 * (featured image, page template, image alt text) of a visible post purge like an edit of
+	 * the post; editing locks and other bookkeeping do not. Neither does a change made while a
+	 * visitor's page is rendered ($during_view): that is a side effect of viewing (a view counter,
+	 * a "last seen" stamp), and purging on it would purge on every view.
 	 */
-	function shmcache_pc_meta_change_action( $meta_key, $post_type, $post_status, $viewable ) {
+	function shmcache_pc_meta_change_action( $meta_key, $post_type, $post_status, $viewable, $during_view = false ) {
 		$meta_key = (string) $meta_key;
 		$output   = array( '_thumbnail_id', '_wp_page_template', '_wp_attachment_image_alt' );
-		if ( '' === $meta_key || ( '_' === $meta_key[0] && ! in_array( $meta_key, $output, true ) ) ) {
+		if ( $during_view || '' === $meta_key || ( '_' === $meta_key[0] && ! in_array( $meta_key, $output, true ) ) ) {
 			return 'none';
 		}
 		return shmcache_pc_post_change_action( $post_type, $post_status, $post_status, $viewable );
+	}
+
+	/**
+	 * Whether this request is a visitor's page being rendered (pure): a GET or HEAD of the
+	 * front end, not the admin, AJAX, cron, REST, XML-RPC or the CLI.
+	 *
+	 * @param array $flags sapi, method, admin, ajax, cron, rest, xmlrpc.
+	 */
+	function shmcache_pc_is_front_end_view( array $flags ) {
+		if ( isset( $flags['sapi'] ) && in_array( $flags['sapi'], array( 'cli', 'phpdbg' ), true ) ) {
+			return false;
+		}
+		$method = isset( $flags['method'] ) ? strtoupper( (string) $flags['method'] ) : '';
+		if ( 'GET' !== $method && 'HEAD' !== $method ) {
+			return false;
+		}
+		foreach ( array( 'admin', 'ajax', 'cron', 'rest', 'xmlrpc' ) as $flag ) {
+			if ( ! empty( $flags[ $flag ] ) ) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** What a term change does (pure): viewable taxonomies and menus flush. */
@@ -1009,22 +1091,54 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * The site version: every purge changes it, and an entry written under another version is
-	 * stale. Null when it cannot be read (then nothing is served or stored).
+	 * The site (blog) pages belong to: 1 on a single site; on multisite the current blog, known
+	 * only once WordPress has loaded the network (null before).
 	 */
-	function shmcache_pc_site_version() {
+	function shmcache_pc_current_scope() {
+		if ( ! defined( 'MULTISITE' ) || ! MULTISITE ) {
+			return 1;
+		}
+		return function_exists( 'get_current_blog_id' ) && function_exists( 'did_action' ) && did_action( 'ms_loaded' ) ? (int) get_current_blog_id() : null;
+	}
+
+	/** Reads an integer version from the control namespace, starting it at random when missing. */
+	function shmcache_pc_read_version( $name ) {
 		$ctl = shmcache_pc_control();
 		if ( null === $ctl ) {
 			return null;
 		}
-		$v = $ctl->get( 'version', $found );
+		$v = $ctl->get( $name, $found );
 		if ( $found && is_int( $v ) ) {
 			return $v;
 		}
 		// Missing (first use, or evicted): a random start, so that no older entry matches it.
-		$ctl->add( 'version', random_int( 1, 1 << 40 ) );
-		$v = $ctl->get( 'version', $found );
+		$ctl->add( $name, random_int( 1, 1 << 40 ) );
+		$v = $ctl->get( $name, $found );
 		return $found && is_int( $v ) ? $v : null;
+	}
+
+	/** Adds one to a version of the control namespace (a random start when it is missing). */
+	function shmcache_pc_bump_version( $name ) {
+		$ctl = shmcache_pc_control();
+		if ( false === $ctl->incr( $name ) && ! $ctl->add( $name, random_int( 1, 1 << 40 ) ) ) {
+			$ctl->incr( $name );
+		}
+	}
+
+	/**
+	 * The version of a site (blog): every whole-site purge changes it, and an entry written under
+	 * another version is stale. Null when it cannot be read (then nothing is served or stored).
+	 *
+	 * @param int|null $scope Blog id; null = the current one.
+	 */
+	function shmcache_pc_site_version( $scope = null ) {
+		$scope = null === $scope ? shmcache_pc_current_scope() : $scope;
+		return null === $scope ? null : shmcache_pc_read_version( 'version|' . (int) $scope );
+	}
+
+	/** The version of a purge group (shmcache_pc_path_group()): a targeted purge changes it. */
+	function shmcache_pc_path_version( $group ) {
+		return shmcache_pc_read_version( 'path|' . $group );
 	}
 
 	/** Adds one to a counter of the page cache (when statistics are on). */
@@ -1068,6 +1182,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		$last            = null !== $ctl ? $ctl->get( 'last_purge', $found ) : null;
 		$out['last_purge'] = null !== $ctl && $found && is_array( $last ) ? $last : null;
 		$out['version']  = null !== $ctl ? shmcache_pc_site_version() : null;
+		$out['scope']    = shmcache_pc_current_scope();
 		return $out;
 	}
 
@@ -1085,48 +1200,65 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * Purges every page of this site in O(1). Soft (default): the site version changes, so every
-	 * entry is stale and its next visit regenerates it (concurrent visitors get the old copy
-	 * meanwhile). Hard: the page namespace is flushed as well.
+	 * Purges every page of one site in O(1). Soft (default): the site version changes, so every
+	 * entry of the site is stale and its next visit regenerates it (concurrent visitors get the
+	 * old copy meanwhile). Hard: the page namespace is flushed as well, on a single site only
+	 * (on multisite the namespace holds every site's pages, and a purge stays within its site).
 	 *
 	 * @param string    $reason Shown on the admin screen.
 	 * @param bool|null $hard   Null = the soft_purge setting.
+	 * @param int|null  $scope  Blog id; null = the current one.
 	 */
-	function shmcache_page_cache_purge_all( $reason = '', $hard = null ) {
+	function shmcache_page_cache_purge_all( $reason = '', $hard = null, $scope = null ) {
 		if ( ! shmcache_pc_available() ) {
 			return false;
 		}
-		$hard = null === $hard ? ! shmcache_pc_config()['soft_purge'] : (bool) $hard;
-		$ctl  = shmcache_pc_control();
-		if ( $hard ) {
+		$scope = null === $scope ? shmcache_pc_current_scope() : (int) $scope;
+		$hard  = null === $hard ? ! shmcache_pc_config()['soft_purge'] : (bool) $hard;
+		$multi = defined( 'MULTISITE' ) && MULTISITE;
+		if ( $hard && ! $multi ) {
 			shmcache_pc_pages()->flush();
 		}
-		if ( false === $ctl->incr( 'version' ) && ! $ctl->add( 'version', random_int( 1, 1 << 40 ) ) ) {
-			$ctl->incr( 'version' );
-		}
+		shmcache_pc_bump_version( 'version|' . (int) ( null === $scope ? 1 : $scope ) );
 		shmcache_pc_count( 'purge' );
-		$ctl->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => $hard, 'sapi' => PHP_SAPI ) );
+		shmcache_pc_control()->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => $hard && ! $multi, 'sapi' => PHP_SAPI, 'pages' => 'all' ) );
 		return true;
 	}
 
 	/**
-	 * Removes the page of one URL, in its http and https forms (the same path with other query
-	 * strings is not touched). Not used by the purge hooks, which purge everything: a page
-	 * being generated while this runs can still store the old content (docs/page-cache.md).
+	 * Purges the pages of some groups (shmcache_pc_path_group()): each group's version changes,
+	 * so its pages are stale, with every query string, in both schemes, while the rest of the
+	 * site stays cached. Race-safe like the whole-site purge: a page being generated meanwhile
+	 * is stored under the version read at its start, so it is stale at once.
+	 *
+	 * @param string[] $groups
 	 */
-	function shmcache_page_cache_purge_url( $url ) {
+	function shmcache_page_cache_purge_groups( array $groups, $reason = '' ) {
 		if ( ! shmcache_pc_available() ) {
 			return false;
 		}
-		$config = shmcache_pc_config();
-		$done   = false;
-		foreach ( array( 'http', 'https' ) as $scheme ) {
-			$key = shmcache_pc_url_key( preg_replace( '#^[a-z]+://#i', $scheme . '://', (string) $url ), $config );
-			if ( '' !== $key ) {
-				$done = shmcache_pc_pages()->delete( $key ) || $done;
-			}
+		$groups = array_values( array_unique( array_filter( array_map( 'strval', $groups ) ) ) );
+		foreach ( $groups as $group ) {
+			shmcache_pc_bump_version( 'path|' . $group );
 		}
-		return $done;
+		shmcache_pc_count( 'purge' );
+		shmcache_pc_control()->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => false, 'sapi' => PHP_SAPI, 'pages' => count( $groups ) . ' groups' ) );
+		return true;
+	}
+
+	/**
+	 * Purges the pages of some URLs: each URL's group (its pagination, feeds and query strings
+	 * included, http and https).
+	 *
+	 * @param string[] $urls
+	 */
+	function shmcache_page_cache_purge_urls( array $urls, $reason = '' ) {
+		return shmcache_page_cache_purge_groups( array_map( 'shmcache_pc_url_group', $urls ), $reason );
+	}
+
+	/** Purges the pages of one URL (see shmcache_page_cache_purge_urls()). */
+	function shmcache_page_cache_purge_url( $url ) {
+		return shmcache_page_cache_purge_urls( array( (string) $url ), 'URL ' . $url );
 	}
 
 	/**
@@ -1140,7 +1272,13 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 */
 	function shmcache_pc_lookup( $pages, $key, $now, $version, $is_get, $lease_ttl ) {
 		$entry = $pages->get( $key, $found );
-		$state = $found ? shmcache_pc_entry_state( $entry, $now, $version ) : 'invalid';
+		$state = 'invalid';
+		if ( $found && shmcache_pc_entry_valid( $entry ) ) {
+			// $version: the site version, or a callable that gives [site version, path version]
+			// for the entry (whose site is known only from the entry on multisite).
+			list( $site_version, $path_version ) = is_callable( $version ) ? call_user_func( $version, $entry ) : array( $version, null );
+			$state = null === $site_version ? 'invalid' : shmcache_pc_entry_state( $entry, $now, $site_version, $path_version );
+		}
 		if ( 'fresh' === $state ) {
 			return array( 'hit', $entry );
 		}
@@ -1158,7 +1296,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 *
 	 * @return array
 	 */
-	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified, $encoding = '' ) {
+	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified, $encoding = '', $scope = 1, $path_version = 0 ) {
 		$encoding = strtolower( (string) $encoding );
 		if ( '' !== $encoding ) {
 			$varies = false;
@@ -1180,6 +1318,8 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'e' => (string) $etag,
 			'm' => (int) $last_modified,
 			'c' => $encoding,
+			'o' => (int) $scope,
+			'p' => $path_version,
 		);
 	}
 
@@ -1232,7 +1372,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 */
 	final class Shmcache_Page_Cache_Capture {
 		private $key;
+		private $scope;
 		private $version;
+		private $path_version;
 		private $generated;
 		private $lease;
 		private $body      = '';
@@ -1240,11 +1382,24 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		private $discarded = false;
 		private $done      = false;
 
-		public function __construct( $key, $version, $generated, $lease ) {
-			$this->key       = $key;
-			$this->version   = $version;
-			$this->generated = (int) $generated;
-			$this->lease     = (bool) $lease;
+		/**
+		 * @param int|null $scope   Blog id; null on multisite until WordPress has found the site
+		 *                          (then scope_known() reads the site version).
+		 * @param int|null $version The site version read now, before anything is rendered.
+		 */
+		public function __construct( $key, $scope, $version, $path_version, $generated, $lease ) {
+			$this->key          = $key;
+			$this->scope        = $scope;
+			$this->version      = $version;
+			$this->path_version = $path_version;
+			$this->generated    = (int) $generated;
+			$this->lease        = (bool) $lease;
+		}
+
+		/** 'ms_loaded' (multisite): the site is known, before any of its content is read. */
+		public function scope_known() {
+			$this->scope   = shmcache_pc_current_scope();
+			$this->version = null === $this->scope ? null : shmcache_pc_site_version( $this->scope );
 		}
 
 		/** ob_start() handler. */
@@ -1278,6 +1433,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			$headers    = headers_list();
 			$status     = (int) http_response_code();
 			$reason     = shmcache_pc_response_uncacheable_reason( $status, $headers, $this->context(), $config );
+			if ( null === $reason && ( null === $this->scope || null === $this->version ) ) {
+				$reason = 'site version unreadable';
+			}
 			if ( null !== $reason ) {
 				if ( ! headers_sent() ) {
 					header( 'X-Cache-Reason: ' . preg_replace( '/[^\x20-\x7e]/', '?', $reason ) );
@@ -1303,7 +1461,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 				$headers = headers_list();
 			}
-			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm, shmcache_pc_content_encoding( $headers ) );
+			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm, shmcache_pc_content_encoding( $headers ), $this->scope, $this->path_version );
 			if ( $pages->set( $this->key, $entry, $config['ttl'] + $config['grace'] ) ) {
 				shmcache_pc_count( 'store' );
 			}
@@ -1408,21 +1566,31 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_relay_respond( 409, array( 'ok' => false, 'error' => 'replayed' ) );
 		}
 		$reason = 'relayed from the CLI: ' . ( isset( $payload['reason'] ) ? (string) $payload['reason'] : '' );
+		// The pages: the groups the CLI named, or the whole site (of the CLI's blog).
+		$groups = isset( $payload['groups'] ) && is_array( $payload['groups'] ) ? $payload['groups'] : null;
+		$scope  = isset( $payload['scope'] ) ? (int) $payload['scope'] : 1;
+		$purge  = static function () use ( $reason, $groups, $scope ) {
+			if ( null !== $groups ) {
+				shmcache_page_cache_purge_groups( $groups, $reason );
+			} else {
+				shmcache_page_cache_purge_all( $reason, null, $scope );
+			}
+		};
 		if ( ! empty( $payload['object'] ) && shmcache_pc_config()['relay_object_cache'] && function_exists( 'add_action' ) ) {
 			// The object cache first (a page regenerated in between would read stale objects),
 			// once WordPress has started it; then the pages.
 			add_action(
 				'muplugins_loaded',
-				static function () use ( $reason ) {
+				static function () use ( $purge ) {
 					$object = function_exists( 'wp_using_ext_object_cache' ) && wp_using_ext_object_cache() && function_exists( 'wp_cache_flush' ) && wp_cache_flush();
-					shmcache_page_cache_purge_all( $reason );
+					$purge();
 					shmcache_pc_relay_respond( 200, array( 'ok' => true, 'pages' => true, 'object_cache' => (bool) $object ) );
 				},
 				PHP_INT_MIN
 			);
 			return;
 		}
-		shmcache_page_cache_purge_all( $reason );
+		$purge();
 		shmcache_pc_relay_respond( 200, array( 'ok' => true, 'pages' => true, 'object_cache' => false ) );
 	}
 
@@ -1467,15 +1635,23 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_bypass( $reason );
 			return;
 		}
-		$version = shmcache_pc_site_version();
-		if ( null === $version ) {
+		// The versions are read before WordPress renders anything (race protection): the site's
+		// (on multisite once the site is known), and the page's purge group's.
+		$scope        = shmcache_pc_current_scope();
+		$version      = null === $scope ? null : shmcache_pc_site_version( $scope );
+		$group        = shmcache_pc_request_group( $_SERVER );
+		$path_version = shmcache_pc_path_version( $group );
+		if ( ( null !== $scope && null === $version ) || null === $path_version ) {
 			shmcache_pc_bypass( 'site version unreadable' );
 			return;
 		}
-		$now    = time();
-		$key    = shmcache_pc_request_key( $_SERVER, $config );
-		$is_get = 'GET' === strtoupper( (string) $_SERVER['REQUEST_METHOD'] );
-		list( $action, $entry ) = shmcache_pc_lookup( shmcache_pc_pages(), $key, $now, $version, $is_get, $config['lease'] );
+		$now      = time();
+		$key      = shmcache_pc_request_key( $_SERVER, $config );
+		$is_get   = 'GET' === strtoupper( (string) $_SERVER['REQUEST_METHOD'] );
+		$versions = static function ( $entry ) use ( $scope, $version, $path_version ) {
+			return array( (int) $entry['o'] === $scope ? $version : shmcache_pc_site_version( (int) $entry['o'] ), $path_version );
+		};
+		list( $action, $entry ) = shmcache_pc_lookup( shmcache_pc_pages(), $key, $now, $versions, $is_get, $config['lease'] );
 		if ( ( 'hit' === $action || 'stale' === $action ) && ! shmcache_pc_accepts_encoding( isset( $_SERVER['HTTP_ACCEPT_ENCODING'] ) ? $_SERVER['HTTP_ACCEPT_ENCODING'] : '', $entry['c'] ) ) {
 			// The stored body is compressed (a plugin's ob_gzhandler) and this client cannot read
 			// it: WordPress answers, and what it renders for this client replaces the entry.
@@ -1491,7 +1667,10 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			return; // WordPress answers HEAD without a body: nothing to store
 		}
 		$generated = isset( $_SERVER['REQUEST_TIME'] ) ? (int) $_SERVER['REQUEST_TIME'] : $now;
-		$capture   = new Shmcache_Page_Cache_Capture( $key, $version, $generated, 'regenerate' === $action );
+		$capture   = new Shmcache_Page_Cache_Capture( $key, $scope, $version, $path_version, $generated, 'regenerate' === $action );
+		if ( null === $scope && function_exists( 'add_action' ) ) {
+			add_action( 'ms_loaded', array( $capture, 'scope_known' ), PHP_INT_MIN );
+		}
 		ob_start( array( $capture, 'handle' ) );
 	}
 }

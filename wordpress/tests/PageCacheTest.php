@@ -515,7 +515,9 @@ final class PageCacheTest extends TestCase {
 
 	public function post_changes() {
 		return array(
-			'update published post'  => array( 'post', 'publish', 'publish', true, 'flush' ),
+			'update published post'  => array( 'post', 'publish', 'publish', true, 'post' ),
+			'update published page'  => array( 'page', 'publish', 'publish', true, 'post' ),
+			'update public custom'   => array( 'product', 'publish', 'publish', true, 'post' ),
 			'publish draft'          => array( 'post', 'draft', 'publish', true, 'flush' ),
 			'scheduled goes live'    => array( 'post', 'future', 'publish', true, 'flush' ),
 			'trash published'        => array( 'post', 'publish', 'trash', true, 'flush' ),
@@ -546,17 +548,17 @@ final class PageCacheTest extends TestCase {
 
 	public function comment_changes() {
 		return array(
-			'new approved'          => array( '', '1', 'flush' ),
+			'new approved'          => array( '', '1', 'post' ),
 			'new held'              => array( '', '0', 'none' ),
 			'new spam'              => array( '', 'spam', 'none' ),
-			'approve'               => array( 'unapproved', 'approved', 'flush' ),
-			'wp_set_comment_status' => array( '', 'approve', 'flush' ),
-			'unapprove'             => array( 'approved', 'unapproved', 'flush' ),
-			'spam an approved'      => array( 'approved', 'spam', 'flush' ),
+			'approve'               => array( 'unapproved', 'approved', 'post' ),
+			'wp_set_comment_status' => array( '', 'approve', 'post' ),
+			'unapprove'             => array( 'approved', 'unapproved', 'post' ),
+			'spam an approved'      => array( 'approved', 'spam', 'post' ),
 			'spam a held one'       => array( 'unapproved', 'spam', 'none' ),
 			'trash spam'            => array( 'spam', 'trash', 'none' ),
-			'delete approved'       => array( '1', 'deleted', 'flush' ),
-			'edit approved'         => array( '1', '1', 'flush' ),
+			'delete approved'       => array( '1', 'deleted', 'post' ),
+			'edit approved'         => array( '1', '1', 'post' ),
 		);
 	}
 
@@ -580,14 +582,103 @@ final class PageCacheTest extends TestCase {
 	public function test_meta_term_and_user_changes() {
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_edit_lock', 'post', 'publish', true ) );
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_edit_last', 'post', 'publish', true ) );
-		$this->assertSame( 'flush', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( 'views', 'post', 'publish', true ) );
+		$this->assertSame( 'none', shmcache_pc_meta_change_action( 'views', 'post', 'publish', true, true ), 'a view counter while a page renders' );
+		$this->assertSame( 'flush', shmcache_pc_meta_change_action( '_wp_attachment_image_alt', 'attachment', 'inherit', true ) );
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'draft', true ) );
-		$this->assertSame( 'flush', shmcache_pc_meta_change_action( 'subtitle', 'page', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( 'subtitle', 'page', 'publish', true ) );
 		$this->assertSame( 'flush', shmcache_pc_term_change_action( 'category', true ) );
 		$this->assertSame( 'flush', shmcache_pc_term_change_action( 'nav_menu', false ) );
 		$this->assertSame( 'none', shmcache_pc_term_change_action( 'internal_tax', false ) );
 		$this->assertSame( 'flush', shmcache_pc_user_change_action( 3 ) );
 		$this->assertSame( 'none', shmcache_pc_user_change_action( 0 ) );
+	}
+
+	public function test_front_end_view_is_a_get_of_the_front_end_only() {
+		$view = array( 'sapi' => 'fpm-fcgi', 'method' => 'GET' );
+		$this->assertTrue( shmcache_pc_is_front_end_view( $view ) );
+		$this->assertTrue( shmcache_pc_is_front_end_view( array( 'method' => 'HEAD' ) + $view ) );
+		$this->assertFalse( shmcache_pc_is_front_end_view( array( 'method' => 'POST' ) + $view ) );
+		$this->assertFalse( shmcache_pc_is_front_end_view( array( 'sapi' => 'cli' ) + $view ) );
+		foreach ( array( 'admin', 'ajax', 'cron', 'rest', 'xmlrpc' ) as $flag ) {
+			$this->assertFalse( shmcache_pc_is_front_end_view( array( $flag => true ) + $view ), $flag );
+		}
+	}
+
+	public function path_groups() {
+		return array(
+			'home'                => array( '/', 'example.com/' ),
+			'home paged'          => array( '/page/3/', 'example.com/' ),
+			'home feed'           => array( '/feed/', 'example.com/' ),
+			'home atom feed'      => array( '/feed/atom/', 'example.com/' ),
+			'post'                => array( '/2024/05/hello-world/', 'example.com/2024/05/hello-world/' ),
+			'post, no slash'      => array( '/2024/05/hello-world', 'example.com/2024/05/hello-world/' ),
+			'post page 2'         => array( '/2024/05/hello-world/2/', 'example.com/2024/05/hello-world/' ),
+			'post comment page'   => array( '/2024/05/hello-world/comment-page-2/', 'example.com/2024/05/hello-world/' ),
+			'post comment feed'   => array( '/2024/05/hello-world/feed/', 'example.com/2024/05/hello-world/' ),
+			'post embed'          => array( '/2024/05/hello-world/embed/', 'example.com/2024/05/hello-world/' ),
+			'month archive'       => array( '/2024/05/', 'example.com/2024/05/' ),
+			'month archive paged' => array( '/2024/05/page/2/', 'example.com/2024/05/' ),
+			'year archive'        => array( '/2024/', 'example.com/2024/' ),
+			'category paged feed' => array( '/category/News/page/2/', 'example.com/category/news/' ),
+			'category feed'       => array( '/category/news/feed/rss2/', 'example.com/category/news/' ),
+			'comments feed'       => array( '/comments/feed/', 'example.com/comments/' ),
+			'sitemap index'       => array( '/wp-sitemap.xml', 'example.com/#sitemaps' ),
+			'sitemap page'        => array( '/wp-sitemap-posts-post-1.xml', 'example.com/#sitemaps' ),
+		);
+	}
+
+	/** @dataProvider path_groups */
+	public function test_path_groups_cover_pagination_and_feeds( $path, $group ) {
+		$this->assertSame( $group, shmcache_pc_path_group( 'Example.com:443', $path ) );
+	}
+
+	public function test_url_and_request_groups_agree_across_schemes_and_query_strings() {
+		$request = shmcache_pc_request_group( $this->server( '/category/news/page/2/?utm_source=x&orderby=date', array( 'HTTP_HOST' => '127.0.0.1:8089' ) ) );
+		$this->assertSame( '127.0.0.1:8089/category/news/', $request );
+		$this->assertSame( $request, shmcache_pc_url_group( 'https://127.0.0.1:8089/category/news/' ) );
+		$this->assertSame( '', shmcache_pc_url_group( 'not a url' ) );
+		$this->assertNotSame( $request, shmcache_pc_url_group( 'http://127.0.0.1:8089/category/news-2/' ) );
+	}
+
+	public function test_a_group_purge_makes_its_pages_stale_and_leaves_the_others_fresh() {
+		$this->shm_namespace();
+		$ns  = shmcache_pc_pages();
+		$now = time();
+		$g1  = 'unit-' . bin2hex( random_bytes( 4 ) ) . '/post/';
+		$g2  = 'unit-' . bin2hex( random_bytes( 4 ) ) . '/other/';
+		$v   = shmcache_pc_site_version();
+		$p1  = shmcache_pc_path_version( $g1 );
+		$p2  = shmcache_pc_path_version( $g2 );
+		$ns->set( 'k1', shmcache_pc_make_entry( 200, array(), 'one', $now, $v, $this->config(), '"1"', $now, '', 1, $p1 ), 60 );
+		$ns->set( 'k2', shmcache_pc_make_entry( 200, array(), 'two', $now, $v, $this->config(), '"2"', $now, '', 1, $p2 ), 60 );
+		$versions = static function ( $group ) {
+			return static function ( $entry ) use ( $group ) {
+				return array( shmcache_pc_site_version( (int) $entry['o'] ), shmcache_pc_path_version( $group ) );
+			};
+		};
+		$this->assertSame( 'hit', shmcache_pc_lookup( $ns, 'k1', $now, $versions( $g1 ), false, 30 )[0] );
+		$this->assertTrue( shmcache_page_cache_purge_groups( array( $g1 ), 'unit test' ) );
+		$this->assertSame( $v, shmcache_pc_site_version(), 'a targeted purge leaves the site version alone' );
+		$this->assertSame( 'stale', shmcache_pc_lookup( $ns, 'k1', $now, $versions( $g1 ), false, 30 )[0] );
+		$this->assertSame( 'hit', shmcache_pc_lookup( $ns, 'k2', $now, $versions( $g2 ), false, 30 )[0] );
+		// A path version that is lost (evicted) restarts at random: its old pages are stale.
+		shmcache_pc_control()->delete( 'path|' . $g2 );
+		$this->assertSame( 'stale', shmcache_pc_lookup( $ns, 'k2', $now, $versions( $g2 ), false, 30 )[0] );
+		$ns->delete( 'k1' );
+		$ns->delete( 'k2' );
+	}
+
+	public function test_a_whole_site_purge_stays_within_its_site() {
+		$this->shm_namespace();
+		$v1 = shmcache_pc_site_version( 1 );
+		$v2 = shmcache_pc_site_version( 2 );
+		$e1 = shmcache_pc_make_entry( 200, array(), 'site 1', time(), $v1, $this->config(), '"1"', time(), '', 1, 5 );
+		$e2 = shmcache_pc_make_entry( 200, array(), 'site 2', time(), $v2, $this->config(), '"2"', time(), '', 2, 5 );
+		$this->assertTrue( shmcache_page_cache_purge_all( 'site 2 changed', false, 2 ) );
+		$this->assertSame( 'fresh', shmcache_pc_entry_state( $e1, time(), shmcache_pc_site_version( (int) $e1['o'] ), 5 ) );
+		$this->assertSame( 'stale', shmcache_pc_entry_state( $e2, time(), shmcache_pc_site_version( (int) $e2['o'] ), 5 ) );
 	}
 
 	// ------------------------------------------------------------------ hooks (no database writes)
@@ -611,6 +702,7 @@ final class PageCacheTest extends TestCase {
 			'edit_comment'                   => 'shmcache_page_cache_on_edit_comment',
 			'deleted_comment'                => 'shmcache_page_cache_on_deleted_comment',
 			'updated_option'                 => 'shmcache_page_cache_on_option',
+			'post_updated'                   => 'shmcache_page_cache_on_post_updated',
 			'added_option'                   => 'shmcache_page_cache_on_option',
 			'deleted_option'                 => 'shmcache_page_cache_on_option',
 			'switch_theme'                   => 'shmcache_page_cache_on_site_change',
@@ -637,18 +729,16 @@ final class PageCacheTest extends TestCase {
 		shmcache_page_cache_on_transition_comment_status( 'spam', 'unapproved', (object) array( 'comment_ID' => 5 ) );
 		shmcache_page_cache_on_deleted_comment( 5, (object) array( 'comment_approved' => 'spam' ) );
 		$this->assertSame( array(), shmcache_page_cache_pending() );
+		$this->assertSame( array(), shmcache_page_cache_pending_urls() );
 
 		shmcache_page_cache_on_transition_post_status( 'publish', 'draft', $this->fake_post( 'post', 'publish' ) );
-		shmcache_page_cache_on_save_post( 987654321, $this->fake_post( 'page', 'publish' ) );
 		shmcache_page_cache_on_deleted_post( 987654321, $this->fake_post( 'post', 'publish' ) );
-		shmcache_page_cache_on_comment_post( 6, 1 );
-		shmcache_page_cache_on_transition_comment_status( 'approved', 'unapproved', (object) array( 'comment_ID' => 7 ) );
-		shmcache_page_cache_on_set_comment_status( 7, 'approve' );
+		shmcache_page_cache_on_save_post( 987654321, $this->fake_post( 'nav_menu_item', 'publish' ) );
 		shmcache_page_cache_on_option( 'blogname' );
 		shmcache_page_cache_on_term( 1, 1, 'category' );
 		$this->assertSame( array( 'x' ), shmcache_page_cache_on_widget_update( array( 'x' ) ) );
 		$pending = shmcache_page_cache_pending();
-		$this->assertCount( 9, $pending, implode( "\n", $pending ) );
+		$this->assertCount( 6, $pending, implode( "\n", $pending ) );
 		$this->assertStringContainsString( 'draft to publish', $pending[0] );
 
 		// One purge for all of them, at the end of the request.
@@ -657,6 +747,47 @@ final class PageCacheTest extends TestCase {
 		$this->assertSame( array(), shmcache_page_cache_pending() );
 		$this->assertNotSame( $v, shmcache_pc_site_version() );
 		$this->assertFalse( shmcache_page_cache_run_pending() );
+	}
+
+	private function published_post() {
+		$posts = get_posts( array( 'numberposts' => 1, 'post_status' => 'publish', 'post_type' => 'post' ) );
+		$this->assertNotEmpty( $posts, 'the harness site has published posts' );
+		return $posts[0];
+	}
+
+	public function test_an_edit_of_a_published_post_purges_its_pages_and_archives_only() {
+		$post = $this->published_post();
+		shmcache_page_cache_on_save_post( $post->ID, $post );
+		shmcache_page_cache_on_post_meta( array( 1 ), $post->ID, 'subtitle' );
+		shmcache_page_cache_on_transition_comment_status( 'approved', 'unapproved', (object) array( 'comment_ID' => 7, 'comment_post_ID' => $post->ID ) );
+		$this->assertSame( array(), shmcache_page_cache_pending(), 'no whole-site purge' );
+		$urls = array_keys( shmcache_page_cache_pending_urls() );
+		$cats = get_the_category( $post->ID );
+		$time = strtotime( $post->post_date );
+		$want = array(
+			get_permalink( $post ),
+			home_url( '/' ),
+			get_author_posts_url( (int) $post->post_author ),
+			get_year_link( (int) gmdate( 'Y', $time ) ),
+			get_month_link( (int) gmdate( 'Y', $time ), (int) gmdate( 'm', $time ) ),
+			get_feed_link( 'comments_rss2' ),
+		);
+		if ( $cats ) {
+			$want[] = get_category_link( $cats[0] );
+		}
+		foreach ( $want as $url ) {
+			$this->assertContains( $url, $urls );
+		}
+
+		$site      = shmcache_pc_site_version();
+		$own       = shmcache_pc_path_version( shmcache_pc_url_group( get_permalink( $post ) ) );
+		$home      = shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/page/2/' ) ) );
+		$unrelated = shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/an-unrelated-page/' ) ) );
+		$this->assertTrue( shmcache_page_cache_run_pending() );
+		$this->assertSame( $site, shmcache_pc_site_version() );
+		$this->assertNotSame( $own, shmcache_pc_path_version( shmcache_pc_url_group( get_permalink( $post ) ) ) );
+		$this->assertNotSame( $home, shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/page/2/' ) ) ), 'the pagination of the home page' );
+		$this->assertSame( $unrelated, shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/an-unrelated-page/' ) ) ) );
 	}
 
 	public function test_relay_signature_age_and_site_are_checked() {
