@@ -18,6 +18,7 @@
 #      only to clients that accept gzip.
 #   4. Targeted purges: editing a post purges its page and archives, not an unrelated page; a
 #      view counter (post meta written on each view) purges nothing.
+#   5. The mobile variant (SHMCACHE_PAGE_CACHE_MOBILE): phones and desktops get their own copy.
 # Creates posts (and a comment) and deletes them at the end; removes the test plugin and the
 # extra wp-config settings, leaves the page cache off and stops the stack. Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
@@ -393,6 +394,30 @@ gzip_body() {
     { echo "  a client without gzip got X-Cache '$(xcache gz3)', Content-Encoding '$(header_of gz3 Content-Encoding)'"; return 1; }
 }
 check "a body compressed by ob_gzhandler is replayed with Content-Encoding to gzip clients only" gzip_body
+
+# ------------------------------------------------------------------------- mobile variant
+IPHONE='Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+DESKTOP='Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36'
+# Default: one copy for every device (the phone gets the desktop page).
+get md1 "/?pc_probe=device&pc_case=shared-$TOKEN" -A "$DESKTOP"
+get md2 "/?pc_probe=device&pc_case=shared-$TOKEN" -A "$IPHONE"
+one_copy() { expect md1 200 MISS && expect md2 200 HIT && body_has md2 'device: desktop'; }
+check "without SHMCACHE_PAGE_CACHE_MOBILE every device shares one copy" one_copy
+printf "<?php\ndefine('SHMCACHE_PAGE_CACHE_MOBILE', true);\n" >"$EXTRA_CONFIG"
+get mv1 "/?pc_probe=device&pc_case=variant-$TOKEN" -A "$DESKTOP"
+get mv2 "/?pc_probe=device&pc_case=variant-$TOKEN" -A "$IPHONE"
+get mv3 "/?pc_probe=device&pc_case=variant-$TOKEN" -A "$IPHONE"
+get mv4 "/?pc_probe=device&pc_case=variant-$TOKEN" -A "$DESKTOP"
+get mv5 "/?pc_probe=device&pc_case=variant-$TOKEN" -H 'Sec-CH-UA-Mobile: ?1' -A "$DESKTOP"
+rm -f "$EXTRA_CONFIG"
+mobile_variant() {
+  expect mv1 200 MISS && body_has mv1 'device: desktop' &&
+    expect mv2 200 MISS && body_has mv2 'device: mobile' &&
+    expect mv3 200 HIT && body_has mv3 'device: mobile' &&
+    expect mv4 200 HIT && body_has mv4 'device: desktop' &&
+    expect mv5 200 HIT && body_has mv5 'device: desktop' # WordPress 6.1 ignores Sec-CH-UA-Mobile
+}
+check "with SHMCACHE_PAGE_CACHE_MOBILE phones and desktops get their own copy" mobile_variant
 
 # ----------------------------------------------------------------------- page cache off
 get on1 /

@@ -122,6 +122,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'/wp-comments-post.php', '/wp-signup.php', '/wp-activate.php', '/wp-trackback.php',
 				'/wp-mail.php',
 			),
+			// Keep a separate copy for phones and tablets (for themes or plugins that render
+			// differently when wp_is_mobile() is true): the key then includes the device class.
+			'mobile'             => false,
 			// Cache responses that carry a nonce in a header (a Content-Security-Policy
 			// 'nonce-...', a nonce= parameter): replaying one visitor's nonce to everyone defeats
 			// its purpose, so by default such a response is not stored.
@@ -182,6 +185,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES'   => 'harmless_cookies',
 			'SHMCACHE_PAGE_CACHE_CACHE_NONCES'       => 'cache_nonces',
 			'SHMCACHE_PAGE_CACHE_LONG_TTL'           => 'long_ttl',
+			'SHMCACHE_PAGE_CACHE_MOBILE'             => 'mobile',
 			'SHMCACHE_PAGE_CACHE_IGNORED_PARAMS'     => 'ignored_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PARAMS'      => 'bypass_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PATHS'       => 'bypass_paths',
@@ -227,7 +231,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 		}
-		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache', 'cache_nonces', 'long_ttl' ) as $key ) {
+		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache', 'cache_nonces', 'long_ttl', 'mobile' ) as $key ) {
 			$config[ $key ] = (bool) $config[ $key ];
 		}
 		$config['ttl']           = max( 1, (int) $config['ttl'] );
@@ -260,6 +264,8 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 			$config = shmcache_pc_build_config( $constants, isset( $GLOBALS['shmcache_page_cache_config'] ) ? $GLOBALS['shmcache_page_cache_config'] : null );
+			// wp-settings.php loads version.php before the drop-in.
+			$config['mobile_client_hint'] = isset( $GLOBALS['wp_version'] ) && version_compare( (string) $GLOBALS['wp_version'], '6.4', '>=' );
 		}
 		return $config;
 	}
@@ -470,12 +476,31 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		return array( '' === $path ? '/' : $path, (string) substr( $uri, $q + 1 ) );
 	}
 
-	/** The cache key of a request ($_SERVER). */
+	/**
+	 * The device class of a request as WordPress's wp_is_mobile() decides it (pure): 'mobile'
+	 * when the User-Agent names a phone or tablet browser, else 'desktop'. WordPress 6.4 and
+	 * later let the client hint Sec-CH-UA-Mobile decide when it is sent ($client_hint).
+	 */
+	function shmcache_pc_device_class( array $server, $client_hint = false ) {
+		if ( $client_hint && isset( $server['HTTP_SEC_CH_UA_MOBILE'] ) ) {
+			return '?1' === trim( (string) $server['HTTP_SEC_CH_UA_MOBILE'] ) ? 'mobile' : 'desktop';
+		}
+		$agent = isset( $server['HTTP_USER_AGENT'] ) ? (string) $server['HTTP_USER_AGENT'] : '';
+		foreach ( array( 'Mobile', 'Android', 'Silk/', 'Kindle', 'BlackBerry', 'Opera Mini', 'Opera Mobi' ) as $token ) {
+			if ( false !== strpos( $agent, $token ) ) {
+				return 'mobile';
+			}
+		}
+		return 'desktop';
+	}
+
+	/** The cache key of a request ($_SERVER); with 'mobile' on, it ends with the device class. */
 	function shmcache_pc_request_key( array $server, array $config ) {
 		$scheme = shmcache_pc_request_scheme( $server );
 		$host   = isset( $server['HTTP_HOST'] ) && '' !== $server['HTTP_HOST'] ? $server['HTTP_HOST'] : ( isset( $server['SERVER_NAME'] ) ? $server['SERVER_NAME'] : '' );
 		list( $path, $query ) = shmcache_pc_split_uri( isset( $server['REQUEST_URI'] ) ? $server['REQUEST_URI'] : '/' );
-		return shmcache_pc_key( $scheme, $host, $path, $query, $config );
+		$key = shmcache_pc_key( $scheme, $host, $path, $query, $config );
+		return empty( $config['mobile'] ) ? $key : $key . ' ' . shmcache_pc_device_class( $server, ! empty( $config['mobile_client_hint'] ) );
 	}
 
 	/** The cache key of a URL (for purging one page). */

@@ -263,6 +263,33 @@ final class PageCacheTest extends TestCase {
 		$this->assertNotSame( $this->key( $a ), $this->key( $b ) );
 	}
 
+	public function devices() {
+		return array(
+			'iPhone'          => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' ), 'mobile' ),
+			'Android tablet'  => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' ), 'mobile' ),
+			'Kindle'          => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Linux; U; en-us; KFTT Build/IML74K) AppleWebKit/535.19 (KHTML, like Gecko) Silk/3.68 like Chrome/13.0 Safari/535.19' ), 'mobile' ),
+			'hint, before 6.4' => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (X11; Linux x86_64)', 'HTTP_SEC_CH_UA_MOBILE' => '?1' ), 'desktop' ),
+			'hint, 6.4+'      => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (X11; Linux x86_64)', 'HTTP_SEC_CH_UA_MOBILE' => '?1' ), 'mobile', true ),
+			'hint ?0, 6.4+'   => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148', 'HTTP_SEC_CH_UA_MOBILE' => '?0' ), 'desktop', true ),
+			'no hint, 6.4+'   => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148' ), 'mobile', true ),
+			'desktop Chrome'  => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', 'HTTP_SEC_CH_UA_MOBILE' => '?0' ), 'desktop' ),
+			'no agent'        => array( array(), 'desktop' ),
+		);
+	}
+
+	/** @dataProvider devices */
+	public function test_device_class( array $server, $class, $client_hint = false ) {
+		$this->assertSame( $class, shmcache_pc_device_class( $server, $client_hint ) );
+	}
+
+	public function test_mobile_variant_puts_the_device_class_in_the_key_only_when_enabled() {
+		$iphone = array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148' );
+		$this->assertSame( $this->key( '/' ), $this->key( '/', $iphone ), 'one copy for every device by default' );
+		$mobile = $this->config( array( 'SHMCACHE_PAGE_CACHE_MOBILE' => true ) );
+		$this->assertSame( 'http://127.0.0.1:8089/ mobile', $this->key( '/', $iphone, $mobile ) );
+		$this->assertSame( 'http://127.0.0.1:8089/ desktop', $this->key( '/', array(), $mobile ) );
+	}
+
 	public function test_query_normalisation_sorts_and_keeps_repeated_names_in_order() {
 		$this->assertSame( 'a=2&a=1&b=%20&c%5B%5D=x', shmcache_pc_normalize_query( 'c[]=x&a=2&utm_x=1&b=+&a=1', $this->config()['ignored_params'] ) );
 		$this->assertSame( '', shmcache_pc_normalize_query( 'utm_source=a&fbclid=b', $this->config()['ignored_params'] ) );
