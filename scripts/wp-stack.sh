@@ -233,6 +233,10 @@ define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
 define('WP_AUTO_UPDATE_CORE', false);
 define('WP_ALLOW_MULTISITE', false);
+// Settings a test adds for a while (scripts/test-pagecache.sh writes it and removes it).
+if (is_file(__DIR__ . '/wp-config-extra.php')) {
+    require __DIR__ . '/wp-config-extra.php';
+}
 // Page cache (wp-stack.sh pagecache on|off): WP_CACHE follows this flag file.
 if (!defined('WP_CACHE') && is_file(__DIR__ . '/pagecache-on')) {
     define('WP_CACHE', true);

@@ -25,7 +25,14 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	define( 'SHMCACHE_PAGE_CACHE_VERSION', '0.1.0' );
 
 	/** Layout of a stored entry; entries of another layout are ignored (misses). */
-	define( 'SHMCACHE_PAGE_CACHE_ENTRY_FORMAT', 1 );
+	define( 'SHMCACHE_PAGE_CACHE_ENTRY_FORMAT', 2 );
+
+	/**
+	 * Longest a page may be kept (TTL + grace) unless SHMCACHE_PAGE_CACHE_LONG_TTL is true:
+	 * WordPress nonces in a page stay valid for at least 12 hours after it was generated, so a
+	 * copy younger than 11 hours leaves a visitor an hour to use its forms.
+	 */
+	define( 'SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME', 11 * 3600 );
 
 	// --------------------------------------------------------------------------- configuration
 
@@ -66,7 +73,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			// Cache-Control sent with cacheable pages that set none themselves ('' = none):
 			// browsers revalidate (ETag / Last-Modified, cheap 304s) instead of guessing.
 			'cache_control'      => 'max-age=0, must-revalidate',
-			// Cookies (name prefixes) that make a request bypass the cache.
+			// Cookies (name prefixes) that always make a request bypass the cache, even when a
+			// harmless pattern would match them; the reason then names the prefix. The site's own
+			// login cookie names (LOGGED_IN_COOKIE, ... of wp-config.php) are added at runtime.
 			'bypass_cookies'     => array(
 				'wordpress_logged_in_',
 				'wordpress_sec_',
@@ -74,6 +83,23 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'comment_author_',
 				'woocommerce_items_in_cart',
 				'wp_woocommerce_session_',
+			),
+			// Cookies that cannot change a page ("name*" = prefix, case-sensitive). A request is
+			// served from the cache, and its page stored, only when every cookie it carries is on
+			// this list: any other cookie (a cart, a language, a currency, "recently viewed", a
+			// session) may change what WordPress renders, so the request goes to WordPress.
+			'harmless_cookies'   => array(
+				// WordPress: the login form's test cookie, the admin's screen settings (read only
+				// for a logged-in user, whom the login cookie already sends to WordPress).
+				'wordpress_test_cookie', 'wp-settings-*',
+				// Analytics and advertising, read by scripts in the browser only.
+				'_ga', '_ga_*', '_gid', '_gat', '_gat_*', '_gcl_*', '__utm*', '_fbp', '_fbc', '_hj*',
+				'_clck', '_clsk', '_uetsid', '_uetvid', '_pk_id*', '_pk_ses*', '_pk_ref*', 'hubspotutk',
+				'__hstc', '__hssc', '__hssrc', '_tt_*', '_ttp', '_pin_unauth', '_scid', '_rdt_uuid',
+				// Consent banners that block scripts in the browser (not on the server).
+				'cookieyes-consent', 'CookieConsent', 'OptanonConsent', 'OptanonAlertBoxClosed',
+				'euconsent-v2', 'cmplz_*', 'borlabs-cookie', 'moove_gdpr_popup', 'viewed_cookie_policy',
+				'cookielawinfo-checkbox-*', 'CookieLawInfoConsent', 'real_cookie_banner*',
 			),
 			// Query parameters left out of the key ("name*" = prefix). The page must not depend on them.
 			'ignored_params'     => array(
@@ -96,8 +122,19 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'/wp-comments-post.php', '/wp-signup.php', '/wp-activate.php', '/wp-trackback.php',
 				'/wp-mail.php',
 			),
+			// Keep a separate copy for phones and tablets (for themes or plugins that render
+			// differently when wp_is_mobile() is true): the key then includes the device class.
+			'mobile'             => false,
+			// Cache responses that carry a nonce in a header (a Content-Security-Policy
+			// 'nonce-...', a nonce= parameter): replaying one visitor's nonce to everyone defeats
+			// its purpose, so by default such a response is not stored.
+			'cache_nonces'       => false,
+			// Allow TTL + grace above SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME (11 h). Pages can
+			// then carry WordPress nonces that have already expired.
+			'long_ttl'           => false,
 			// Response headers stored and replayed (lower case). ETag and Last-Modified are
-			// always sent; Set-Cookie and hop-by-hop headers never are.
+			// always sent, and Content-Encoding with the body it describes; Set-Cookie and
+			// hop-by-hop headers never are.
 			'replay_headers'     => array(
 				'content-type', 'content-language', 'link', 'x-pingback', 'cache-control', 'expires',
 				'vary', 'x-robots-tag', 'content-security-policy', 'content-security-policy-report-only',
@@ -145,6 +182,10 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'SHMCACHE_PAGE_CACHE_RELAY_OBJECT_CACHE' => 'relay_object_cache',
 			'SHMCACHE_PAGE_CACHE_CACHE_CONTROL'      => 'cache_control',
 			'SHMCACHE_PAGE_CACHE_BYPASS_COOKIES'     => 'bypass_cookies',
+			'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES'   => 'harmless_cookies',
+			'SHMCACHE_PAGE_CACHE_CACHE_NONCES'       => 'cache_nonces',
+			'SHMCACHE_PAGE_CACHE_LONG_TTL'           => 'long_ttl',
+			'SHMCACHE_PAGE_CACHE_MOBILE'             => 'mobile',
 			'SHMCACHE_PAGE_CACHE_IGNORED_PARAMS'     => 'ignored_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PARAMS'      => 'bypass_params',
 			'SHMCACHE_PAGE_CACHE_BYPASS_PATHS'       => 'bypass_paths',
@@ -190,11 +231,16 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 		}
-		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache' ) as $key ) {
+		foreach ( array( 'disable', 'cache_search', 'soft_purge', 'stats', 'relay', 'relay_object_cache', 'cache_nonces', 'long_ttl', 'mobile' ) as $key ) {
 			$config[ $key ] = (bool) $config[ $key ];
 		}
 		$config['ttl']           = max( 1, (int) $config['ttl'] );
 		$config['grace']         = max( 0, (int) $config['grace'] );
+		if ( ! $config['long_ttl'] ) {
+			$config['ttl']   = min( $config['ttl'], SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME );
+			$config['grace'] = min( $config['grace'], SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME - $config['ttl'] );
+		}
+		$config['site_cookies']  = shmcache_pc_site_cookies( $constants );
 		$config['lease']         = max( 1, (int) $config['lease'] );
 		$config['max_bytes']     = max( 1, (int) $config['max_bytes'] );
 		$config['relay_url']     = (string) $config['relay_url'];
@@ -212,14 +258,97 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		static $config = null;
 		if ( null === $config || $reload ) {
 			$constants = array();
-			foreach ( shmcache_pc_config_constants() as $name => $key ) {
+			foreach ( array_merge( array_keys( shmcache_pc_config_constants() ), shmcache_pc_cookie_constants() ) as $name ) {
 				if ( defined( $name ) ) {
 					$constants[ $name ] = constant( $name );
 				}
 			}
 			$config = shmcache_pc_build_config( $constants, isset( $GLOBALS['shmcache_page_cache_config'] ) ? $GLOBALS['shmcache_page_cache_config'] : null );
+			// wp-settings.php loads version.php before the drop-in.
+			$config['mobile_client_hint'] = isset( $GLOBALS['wp_version'] ) && version_compare( (string) $GLOBALS['wp_version'], '6.4', '>=' );
 		}
 		return $config;
+	}
+
+	/** The wp-config.php constants that name WordPress's cookies. */
+	function shmcache_pc_cookie_constants() {
+		return array( 'COOKIEHASH', 'WP_SITEURL', 'LOGGED_IN_COOKIE', 'SECURE_AUTH_COOKIE', 'AUTH_COOKIE', 'PASS_COOKIE', 'USER_COOKIE' );
+	}
+
+	/**
+	 * The site's own names of the cookies that identify a user, as wp-config.php sets them (pure).
+	 * WordPress names them after COOKIEHASH, which is md5 of the site URL; the drop-in runs
+	 * before the database, so it knows the hash only from COOKIEHASH or WP_SITEURL. When it does
+	 * not, the default prefixes of 'bypass_cookies' and the harmless list still send these
+	 * cookies to WordPress: they are simply not named in the reason.
+	 *
+	 * @param array<string, mixed> $constants Defined constants, name => value.
+	 * @return array<string, string> cookie name => the constant it comes from
+	 */
+	function shmcache_pc_site_cookies( array $constants ) {
+		$hash = null;
+		if ( isset( $constants['COOKIEHASH'] ) ) {
+			$hash = (string) $constants['COOKIEHASH'];
+		} elseif ( isset( $constants['WP_SITEURL'] ) && '' !== (string) $constants['WP_SITEURL'] ) {
+			$hash = md5( rtrim( (string) $constants['WP_SITEURL'], '/' ) );
+		}
+		$defaults = array(
+			'LOGGED_IN_COOKIE'   => 'wordpress_logged_in_',
+			'SECURE_AUTH_COOKIE' => 'wordpress_sec_',
+			'AUTH_COOKIE'        => 'wordpress_',
+			'PASS_COOKIE'        => 'wordpresspass_',
+			'USER_COOKIE'        => 'wordpressuser_',
+		);
+		$names = array();
+		foreach ( $defaults as $constant => $prefix ) {
+			if ( isset( $constants[ $constant ] ) && '' !== (string) $constants[ $constant ] ) {
+				$names[ (string) $constants[ $constant ] ] = $constant;
+			} elseif ( null !== $hash ) {
+				$names[ $prefix . $hash ] = $constant;
+			}
+		}
+		return $names;
+	}
+
+	/** Whether a cookie name matches a list of names ("name*" = prefix), case-sensitively. */
+	function shmcache_pc_cookie_matches( $name, array $patterns ) {
+		foreach ( $patterns as $pattern ) {
+			$pattern = (string) $pattern;
+			if ( '' === $pattern ) {
+				continue;
+			}
+			if ( '*' === substr( $pattern, -1 ) ? 0 === strncmp( $name, $pattern, strlen( $pattern ) - 1 ) : $name === $pattern ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Why the cookies of a request keep it away from the cache, or null when they cannot change
+	 * the page (pure). The site's login cookies and the bypass prefixes come first, so that no
+	 * harmless pattern can let a logged-in visitor through; then every other cookie must be on
+	 * the harmless list.
+	 */
+	function shmcache_pc_cookie_bypass_reason( array $cookies, array $config ) {
+		$site = isset( $config['site_cookies'] ) ? $config['site_cookies'] : array();
+		foreach ( $cookies as $name => $value ) {
+			$name = (string) $name;
+			if ( isset( $site[ $name ] ) ) {
+				return 'cookie ' . $site[ $name ];
+			}
+			foreach ( $config['bypass_cookies'] as $prefix ) {
+				if ( '' !== (string) $prefix && 0 === strncmp( $name, (string) $prefix, strlen( (string) $prefix ) ) ) {
+					return 'cookie ' . $prefix;
+				}
+			}
+		}
+		foreach ( $cookies as $name => $value ) {
+			if ( ! shmcache_pc_cookie_matches( (string) $name, $config['harmless_cookies'] ) ) {
+				return 'cookie ' . substr( (string) $name, 0, 64 ) . ' (not known to be harmless)';
+			}
+		}
+		return null;
 	}
 
 	// --------------------------------------------------------------------------- requests
@@ -347,12 +476,31 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		return array( '' === $path ? '/' : $path, (string) substr( $uri, $q + 1 ) );
 	}
 
-	/** The cache key of a request ($_SERVER). */
+	/**
+	 * The device class of a request as WordPress's wp_is_mobile() decides it (pure): 'mobile'
+	 * when the User-Agent names a phone or tablet browser, else 'desktop'. WordPress 6.4 and
+	 * later let the client hint Sec-CH-UA-Mobile decide when it is sent ($client_hint).
+	 */
+	function shmcache_pc_device_class( array $server, $client_hint = false ) {
+		if ( $client_hint && isset( $server['HTTP_SEC_CH_UA_MOBILE'] ) ) {
+			return '?1' === trim( (string) $server['HTTP_SEC_CH_UA_MOBILE'] ) ? 'mobile' : 'desktop';
+		}
+		$agent = isset( $server['HTTP_USER_AGENT'] ) ? (string) $server['HTTP_USER_AGENT'] : '';
+		foreach ( array( 'Mobile', 'Android', 'Silk/', 'Kindle', 'BlackBerry', 'Opera Mini', 'Opera Mobi' ) as $token ) {
+			if ( false !== strpos( $agent, $token ) ) {
+				return 'mobile';
+			}
+		}
+		return 'desktop';
+	}
+
+	/** The cache key of a request ($_SERVER); with 'mobile' on, it ends with the device class. */
 	function shmcache_pc_request_key( array $server, array $config ) {
 		$scheme = shmcache_pc_request_scheme( $server );
 		$host   = isset( $server['HTTP_HOST'] ) && '' !== $server['HTTP_HOST'] ? $server['HTTP_HOST'] : ( isset( $server['SERVER_NAME'] ) ? $server['SERVER_NAME'] : '' );
 		list( $path, $query ) = shmcache_pc_split_uri( isset( $server['REQUEST_URI'] ) ? $server['REQUEST_URI'] : '/' );
-		return shmcache_pc_key( $scheme, $host, $path, $query, $config );
+		$key = shmcache_pc_key( $scheme, $host, $path, $query, $config );
+		return empty( $config['mobile'] ) ? $key : $key . ' ' . shmcache_pc_device_class( $server, ! empty( $config['mobile_client_hint'] ) );
 	}
 
 	/** The cache key of a URL (for purging one page). */
@@ -364,6 +512,48 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		$scheme = isset( $parts['scheme'] ) ? strtolower( $parts['scheme'] ) : 'http';
 		$host   = $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
 		return shmcache_pc_key( $scheme, $host, isset( $parts['path'] ) ? $parts['path'] : '/', isset( $parts['query'] ) ? $parts['query'] : '', $config );
+	}
+
+	/**
+	 * The purge group of a page (pure): host + path without scheme, port of the scheme, query
+	 * string, case, and without the suffixes that only page through the same content
+	 * (/page/N/, /comment-page-N/, /N/ of a post split into pages, /feed/ and its types,
+	 * /embed/, /amp/). Purging a group purges every page in it: "/category/news/" covers its
+	 * pagination, its feed and every query string of them. Sitemaps form one group.
+	 */
+	function shmcache_pc_path_group( $host, $path ) {
+		$host = strtolower( rtrim( trim( (string) $host ), '.' ) );
+		$host = preg_replace( '/:(80|443)$/', '', $host );
+		$path = strtolower( '' === (string) $path ? '/' : (string) $path );
+		if ( preg_match( '#^/[^?]*sitemap[^/]*\.(xml|xsl)$#', $path ) ) {
+			return $host . '/#sitemaps';
+		}
+		$path = rtrim( $path, '/' );
+		do {
+			$before = $path;
+			$path   = preg_replace( '#/(page/\d+|comment-page-\d+|feed(/(rss|rss2|atom|rdf))?|embed|amp|trackback)$#', '', $path );
+			// A post split into pages (/slug/2); not a date archive (/2024/05).
+			$path = preg_replace( '#^(.*/[^/]*[^0-9/][^/]*)/\d+$#', '$1', $path );
+		} while ( $path !== $before );
+		$group = $host . $path . '/';
+		return strlen( $group ) > 512 ? 'md5:' . md5( $group ) : $group;
+	}
+
+	/** The purge group of a request ($_SERVER). */
+	function shmcache_pc_request_group( array $server ) {
+		$host = isset( $server['HTTP_HOST'] ) && '' !== $server['HTTP_HOST'] ? $server['HTTP_HOST'] : ( isset( $server['SERVER_NAME'] ) ? $server['SERVER_NAME'] : '' );
+		list( $path ) = shmcache_pc_split_uri( isset( $server['REQUEST_URI'] ) ? $server['REQUEST_URI'] : '/' );
+		return shmcache_pc_path_group( $host, $path );
+	}
+
+	/** The purge group of a URL, or '' when it has no host. */
+	function shmcache_pc_url_group( $url ) {
+		$parts = parse_url( (string) $url );
+		if ( ! is_array( $parts ) || empty( $parts['host'] ) ) {
+			return '';
+		}
+		$host = $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
+		return shmcache_pc_path_group( $host, isset( $parts['path'] ) ? $parts['path'] : '/' );
 	}
 
 	/**
@@ -401,12 +591,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				return 'authorization';
 			}
 		}
-		foreach ( $cookies as $name => $value ) {
-			foreach ( $config['bypass_cookies'] as $prefix ) {
-				if ( '' !== (string) $prefix && 0 === strncmp( (string) $name, (string) $prefix, strlen( (string) $prefix ) ) ) {
-					return 'cookie ' . $prefix;
-				}
-			}
+		$reason = shmcache_pc_cookie_bypass_reason( $cookies, $config );
+		if ( null !== $reason ) {
+			return $reason;
 		}
 		$bypass = $config['bypass_params'];
 		if ( empty( $config['cache_search'] ) ) {
@@ -447,7 +634,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 * @param array $headers headers_list().
 	 * @param array $ctx     method, body_length, and flags: donotcachepage, rendered (WordPress got
 	 *                       as far as template_redirect), discarded (the buffer was thrown away),
-	 *                       logged_in, admin, rest, preview, customize, search.
+	 *                       logged_in, admin, rest, preview, customize, search, body_nonce (a
+	 *                       <meta> Content-Security-Policy with a nonce), body_gzip (the body
+	 *                       starts like gzip data).
 	 * @param array $config  shmcache_pc_config().
 	 * @return string|null
 	 */
@@ -486,10 +675,20 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		if ( $length > $config['max_bytes'] ) {
 			return 'body larger than ' . $config['max_bytes'] . ' bytes';
 		}
+		if ( ! empty( $ctx['body_nonce'] ) && empty( $config['cache_nonces'] ) ) {
+			return 'nonce in a <meta> Content-Security-Policy';
+		}
+		$encoding = '';
 		foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
 			list( $name, , $value ) = $h;
 			if ( 'set-cookie' === $name ) {
 				return 'sets a cookie';
+			}
+			if ( empty( $config['cache_nonces'] ) && shmcache_pc_header_has_nonce( $name, $value ) ) {
+				return 'nonce in ' . $h[1];
+			}
+			if ( 'content-encoding' === $name ) {
+				$encoding = shmcache_pc_content_encoding( array( $h[1] . ': ' . $value ) );
 			}
 			if ( 'cache-control' === $name && preg_match( '/(^|[\s,])(private|no-store|no-cache)\b/i', $value, $m ) ) {
 				return 'Cache-Control: ' . strtolower( $m[2] );
@@ -506,12 +705,80 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 			}
 		}
+		if ( '' === $encoding && ! empty( $ctx['body_gzip'] ) ) {
+			// Compressed by something that did not say so: replayed, it would be garbage.
+			return 'compressed body without Content-Encoding';
+		}
 		return null;
+	}
+
+	/**
+	 * Whether a response header carries a nonce (pure): its name says so (X-WP-Nonce, ...), or
+	 * its value has a CSP source 'nonce-...' or a nonce= parameter (Link preloads).
+	 */
+	function shmcache_pc_header_has_nonce( $lower_name, $value ) {
+		return false !== strpos( (string) $lower_name, 'nonce' ) || 1 === preg_match( '/nonce[-=]/i', (string) $value );
+	}
+
+	/** Whether a page declares a Content-Security-Policy with a nonce in a <meta> tag (pure). */
+	function shmcache_pc_body_has_csp_nonce( $body ) {
+		if ( false === stripos( (string) $body, 'content-security-policy' ) ) {
+			return false;
+		}
+		return 1 === preg_match( '/<meta\b[^>]*content-security-policy[^>]*nonce-/i', (string) $body );
+	}
+
+	/**
+	 * The Content-Encoding of a response (lower case), or '' when its body is not encoded.
+	 *
+	 * @param string[] $headers headers_list() lines.
+	 */
+	function shmcache_pc_content_encoding( array $headers ) {
+		$encoding = '';
+		foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
+			if ( 'content-encoding' === $h[0] ) {
+				$encoding = strtolower( trim( $h[2] ) );
+			}
+		}
+		return 'identity' === $encoding ? '' : $encoding;
+	}
+
+	/**
+	 * Whether a client's Accept-Encoding allows a content coding (pure, RFC 9110 12.5.3):
+	 * listed (x-gzip stands for gzip) or covered by "*", with a q-value above 0.
+	 */
+	function shmcache_pc_accepts_encoding( $accept, $encoding ) {
+		$encoding = strtolower( (string) $encoding );
+		if ( '' === $encoding || 'identity' === $encoding ) {
+			return true;
+		}
+		$named    = null;
+		$wildcard = null;
+		foreach ( explode( ',', strtolower( (string) $accept ) ) as $item ) {
+			$parts = explode( ';', $item );
+			$token = trim( $parts[0] );
+			if ( 'x-gzip' === $token ) {
+				$token = 'gzip';
+			}
+			$q = 1.0;
+			foreach ( array_slice( $parts, 1 ) as $param ) {
+				if ( preg_match( '/^\s*q\s*=\s*([0-9.]+)\s*$/', $param, $m ) ) {
+					$q = (float) $m[1];
+				}
+			}
+			if ( $token === ( 'x-gzip' === $encoding ? 'gzip' : $encoding ) ) {
+				$named = $q > 0;
+			} elseif ( '*' === $token ) {
+				$wildcard = $q > 0;
+			}
+		}
+		return null !== $named ? $named : true === $wildcard;
 	}
 
 	/** Headers never stored or replayed, whatever the configuration says. */
 	function shmcache_pc_never_replayed() {
-		return array( 'set-cookie', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'server', 'status', 'age', 'x-cache', 'x-cache-stale', 'x-cache-reason', 'x-powered-by', 'etag', 'last-modified' );
+		// Content-Encoding is kept with the entry's body instead (shmcache_pc_make_entry()).
+		return array( 'set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'server', 'status', 'age', 'x-cache', 'x-cache-stale', 'x-cache-reason', 'x-powered-by', 'etag', 'last-modified' );
 	}
 
 	/**
@@ -597,15 +864,20 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 * State of a stored entry (pure): 'fresh', 'stale' (past its TTL, or written before the
 	 * last purge: another site version) or 'invalid' (not an entry of this format).
 	 */
-	function shmcache_pc_entry_state( $entry, $now, $version ) {
-		if ( ! is_array( $entry ) || ! isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'] )
-			|| SHMCACHE_PAGE_CACHE_ENTRY_FORMAT !== $entry['f'] || ! is_string( $entry['b'] ) || ! is_array( $entry['h'] ) ) {
+	function shmcache_pc_entry_state( $entry, $now, $version, $path_version = null ) {
+		if ( ! shmcache_pc_entry_valid( $entry ) ) {
 			return 'invalid';
 		}
-		if ( $entry['g'] !== $version || (int) $now >= (int) $entry['x'] ) {
+		if ( $entry['g'] !== $version || (int) $now >= (int) $entry['x'] || ( null !== $path_version && $entry['p'] !== $path_version ) ) {
 			return 'stale';
 		}
 		return 'fresh';
+	}
+
+	/** Whether a value read from the page namespace is an entry of this format (pure). */
+	function shmcache_pc_entry_valid( $entry ) {
+		return is_array( $entry ) && isset( $entry['f'], $entry['s'], $entry['h'], $entry['b'], $entry['t'], $entry['x'], $entry['g'], $entry['e'], $entry['m'], $entry['c'], $entry['o'], $entry['p'] )
+			&& SHMCACHE_PAGE_CACHE_ENTRY_FORMAT === $entry['f'] && is_string( $entry['b'] ) && is_array( $entry['h'] );
 	}
 
 	// --------------------------------------------------------------------------- purge mapping
@@ -621,8 +893,13 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * What a post change does to the page cache (pure): 'flush' when the post was or is
-	 * visible to visitors, else 'none' (drafts, autosaves, revisions, private posts, ...).
+	 * What a post change does to the page cache (pure):
+	 *   'post'  a visible post of a viewable type was edited and stays visible: purge its own
+	 *           pages and its archives (shmcache_page_cache_post_urls());
+	 *   'flush' it appears or disappears (published, unpublished, trashed, deleted), or it is a
+	 *           type that shows on many pages (menu items, templates, attachments, ...): purge
+	 *           the whole site, whose lists, widgets and neighbours' links change;
+	 *   'none'  it was never visible to visitors (drafts, autosaves, revisions, private posts).
 	 *
 	 * @param string $post_type
 	 * @param string $old_status Status before the change ('new' for a new post).
@@ -640,7 +917,12 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		if ( 'attachment' === $post_type ) {
 			$visible[] = 'inherit';
 		}
-		return in_array( $old_status, $visible, true ) || in_array( $new_status, $visible, true ) ? 'flush' : 'none';
+		$was = in_array( $old_status, $visible, true );
+		$is  = in_array( $new_status, $visible, true );
+		if ( ! $was && ! $is ) {
+			return 'none';
+		}
+		return $was && $is && $viewable && ! in_array( $post_type, shmcache_pc_output_post_types(), true ) ? 'post' : 'flush';
 	}
 
 	/** A comment status as 'approved', 'unapproved', 'spam', 'trash' or 'deleted'. */
@@ -663,11 +945,12 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * What a comment change does (pure): 'flush' when the comment was or is approved (it shows on
-	 * its post, in comment feeds, counts and widgets), else 'none' (moderation queue, spam).
+	 * What a comment change does (pure): 'post' when the comment was or is approved (it shows on
+	 * its post, in the comment feeds and in the comment counts of its archives), else 'none'
+	 * (moderation queue, spam).
 	 */
 	function shmcache_pc_comment_change_action( $old_status, $new_status ) {
-		return 'approved' === shmcache_pc_comment_status( $old_status ) || 'approved' === shmcache_pc_comment_status( $new_status ) ? 'flush' : 'none';
+		return 'approved' === shmcache_pc_comment_status( $old_status ) || 'approved' === shmcache_pc_comment_status( $new_status ) ? 'post' : 'none';
 	}
 
 	/**
@@ -693,16 +976,40 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 
 	/**
 	 * What a post meta change does (pure): public meta and the protected keys that change output
-	 * (featured image, page template, image alt text) of a visible post flush; editing locks and
-	 * other bookkeeping do not.
+	 * (featured image, page template, image alt text) of a visible post purge like an edit of
+	 * the post; editing locks and other bookkeeping do not. Neither does a change made while a
+	 * visitor's page is rendered ($during_view): that is a side effect of viewing (a view counter,
+	 * a "last seen" stamp), and purging on it would purge on every view.
 	 */
-	function shmcache_pc_meta_change_action( $meta_key, $post_type, $post_status, $viewable ) {
+	function shmcache_pc_meta_change_action( $meta_key, $post_type, $post_status, $viewable, $during_view = false ) {
 		$meta_key = (string) $meta_key;
 		$output   = array( '_thumbnail_id', '_wp_page_template', '_wp_attachment_image_alt' );
-		if ( '' === $meta_key || ( '_' === $meta_key[0] && ! in_array( $meta_key, $output, true ) ) ) {
+		if ( $during_view || '' === $meta_key || ( '_' === $meta_key[0] && ! in_array( $meta_key, $output, true ) ) ) {
 			return 'none';
 		}
 		return shmcache_pc_post_change_action( $post_type, $post_status, $post_status, $viewable );
+	}
+
+	/**
+	 * Whether this request is a visitor's page being rendered (pure): a GET or HEAD of the
+	 * front end, not the admin, AJAX, cron, REST, XML-RPC or the CLI.
+	 *
+	 * @param array $flags sapi, method, admin, ajax, cron, rest, xmlrpc.
+	 */
+	function shmcache_pc_is_front_end_view( array $flags ) {
+		if ( isset( $flags['sapi'] ) && in_array( $flags['sapi'], array( 'cli', 'phpdbg' ), true ) ) {
+			return false;
+		}
+		$method = isset( $flags['method'] ) ? strtoupper( (string) $flags['method'] ) : '';
+		if ( 'GET' !== $method && 'HEAD' !== $method ) {
+			return false;
+		}
+		foreach ( array( 'admin', 'ajax', 'cron', 'rest', 'xmlrpc' ) as $flag ) {
+			if ( ! empty( $flags[ $flag ] ) ) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** What a term change does (pure): viewable taxonomies and menus flush. */
@@ -809,22 +1116,54 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * The site version: every purge changes it, and an entry written under another version is
-	 * stale. Null when it cannot be read (then nothing is served or stored).
+	 * The site (blog) pages belong to: 1 on a single site; on multisite the current blog, known
+	 * only once WordPress has loaded the network (null before).
 	 */
-	function shmcache_pc_site_version() {
+	function shmcache_pc_current_scope() {
+		if ( ! defined( 'MULTISITE' ) || ! MULTISITE ) {
+			return 1;
+		}
+		return function_exists( 'get_current_blog_id' ) && function_exists( 'did_action' ) && did_action( 'ms_loaded' ) ? (int) get_current_blog_id() : null;
+	}
+
+	/** Reads an integer version from the control namespace, starting it at random when missing. */
+	function shmcache_pc_read_version( $name ) {
 		$ctl = shmcache_pc_control();
 		if ( null === $ctl ) {
 			return null;
 		}
-		$v = $ctl->get( 'version', $found );
+		$v = $ctl->get( $name, $found );
 		if ( $found && is_int( $v ) ) {
 			return $v;
 		}
 		// Missing (first use, or evicted): a random start, so that no older entry matches it.
-		$ctl->add( 'version', random_int( 1, 1 << 40 ) );
-		$v = $ctl->get( 'version', $found );
+		$ctl->add( $name, random_int( 1, 1 << 40 ) );
+		$v = $ctl->get( $name, $found );
 		return $found && is_int( $v ) ? $v : null;
+	}
+
+	/** Adds one to a version of the control namespace (a random start when it is missing). */
+	function shmcache_pc_bump_version( $name ) {
+		$ctl = shmcache_pc_control();
+		if ( false === $ctl->incr( $name ) && ! $ctl->add( $name, random_int( 1, 1 << 40 ) ) ) {
+			$ctl->incr( $name );
+		}
+	}
+
+	/**
+	 * The version of a site (blog): every whole-site purge changes it, and an entry written under
+	 * another version is stale. Null when it cannot be read (then nothing is served or stored).
+	 *
+	 * @param int|null $scope Blog id; null = the current one.
+	 */
+	function shmcache_pc_site_version( $scope = null ) {
+		$scope = null === $scope ? shmcache_pc_current_scope() : $scope;
+		return null === $scope ? null : shmcache_pc_read_version( 'version|' . (int) $scope );
+	}
+
+	/** The version of a purge group (shmcache_pc_path_group()): a targeted purge changes it. */
+	function shmcache_pc_path_version( $group ) {
+		return shmcache_pc_read_version( 'path|' . $group );
 	}
 
 	/** Adds one to a counter of the page cache (when statistics are on). */
@@ -868,6 +1207,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		$last            = null !== $ctl ? $ctl->get( 'last_purge', $found ) : null;
 		$out['last_purge'] = null !== $ctl && $found && is_array( $last ) ? $last : null;
 		$out['version']  = null !== $ctl ? shmcache_pc_site_version() : null;
+		$out['scope']    = shmcache_pc_current_scope();
 		return $out;
 	}
 
@@ -885,48 +1225,65 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	}
 
 	/**
-	 * Purges every page of this site in O(1). Soft (default): the site version changes, so every
-	 * entry is stale and its next visit regenerates it (concurrent visitors get the old copy
-	 * meanwhile). Hard: the page namespace is flushed as well.
+	 * Purges every page of one site in O(1). Soft (default): the site version changes, so every
+	 * entry of the site is stale and its next visit regenerates it (concurrent visitors get the
+	 * old copy meanwhile). Hard: the page namespace is flushed as well, on a single site only
+	 * (on multisite the namespace holds every site's pages, and a purge stays within its site).
 	 *
 	 * @param string    $reason Shown on the admin screen.
 	 * @param bool|null $hard   Null = the soft_purge setting.
+	 * @param int|null  $scope  Blog id; null = the current one.
 	 */
-	function shmcache_page_cache_purge_all( $reason = '', $hard = null ) {
+	function shmcache_page_cache_purge_all( $reason = '', $hard = null, $scope = null ) {
 		if ( ! shmcache_pc_available() ) {
 			return false;
 		}
-		$hard = null === $hard ? ! shmcache_pc_config()['soft_purge'] : (bool) $hard;
-		$ctl  = shmcache_pc_control();
-		if ( $hard ) {
+		$scope = null === $scope ? shmcache_pc_current_scope() : (int) $scope;
+		$hard  = null === $hard ? ! shmcache_pc_config()['soft_purge'] : (bool) $hard;
+		$multi = defined( 'MULTISITE' ) && MULTISITE;
+		if ( $hard && ! $multi ) {
 			shmcache_pc_pages()->flush();
 		}
-		if ( false === $ctl->incr( 'version' ) && ! $ctl->add( 'version', random_int( 1, 1 << 40 ) ) ) {
-			$ctl->incr( 'version' );
-		}
+		shmcache_pc_bump_version( 'version|' . (int) ( null === $scope ? 1 : $scope ) );
 		shmcache_pc_count( 'purge' );
-		$ctl->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => $hard, 'sapi' => PHP_SAPI ) );
+		shmcache_pc_control()->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => $hard && ! $multi, 'sapi' => PHP_SAPI, 'pages' => 'all' ) );
 		return true;
 	}
 
 	/**
-	 * Removes the page of one URL, in its http and https forms (the same path with other query
-	 * strings is not touched). Not used by the purge hooks, which purge everything: a page
-	 * being generated while this runs can still store the old content (docs/page-cache.md).
+	 * Purges the pages of some groups (shmcache_pc_path_group()): each group's version changes,
+	 * so its pages are stale, with every query string, in both schemes, while the rest of the
+	 * site stays cached. Race-safe like the whole-site purge: a page being generated meanwhile
+	 * is stored under the version read at its start, so it is stale at once.
+	 *
+	 * @param string[] $groups
 	 */
-	function shmcache_page_cache_purge_url( $url ) {
+	function shmcache_page_cache_purge_groups( array $groups, $reason = '' ) {
 		if ( ! shmcache_pc_available() ) {
 			return false;
 		}
-		$config = shmcache_pc_config();
-		$done   = false;
-		foreach ( array( 'http', 'https' ) as $scheme ) {
-			$key = shmcache_pc_url_key( preg_replace( '#^[a-z]+://#i', $scheme . '://', (string) $url ), $config );
-			if ( '' !== $key ) {
-				$done = shmcache_pc_pages()->delete( $key ) || $done;
-			}
+		$groups = array_values( array_unique( array_filter( array_map( 'strval', $groups ) ) ) );
+		foreach ( $groups as $group ) {
+			shmcache_pc_bump_version( 'path|' . $group );
 		}
-		return $done;
+		shmcache_pc_count( 'purge' );
+		shmcache_pc_control()->set( 'last_purge', array( 'time' => time(), 'reason' => substr( (string) $reason, 0, 300 ), 'hard' => false, 'sapi' => PHP_SAPI, 'pages' => count( $groups ) . ' groups' ) );
+		return true;
+	}
+
+	/**
+	 * Purges the pages of some URLs: each URL's group (its pagination, feeds and query strings
+	 * included, http and https).
+	 *
+	 * @param string[] $urls
+	 */
+	function shmcache_page_cache_purge_urls( array $urls, $reason = '' ) {
+		return shmcache_page_cache_purge_groups( array_map( 'shmcache_pc_url_group', $urls ), $reason );
+	}
+
+	/** Purges the pages of one URL (see shmcache_page_cache_purge_urls()). */
+	function shmcache_page_cache_purge_url( $url ) {
+		return shmcache_page_cache_purge_urls( array( (string) $url ), 'URL ' . $url );
 	}
 
 	/**
@@ -940,7 +1297,13 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 */
 	function shmcache_pc_lookup( $pages, $key, $now, $version, $is_get, $lease_ttl ) {
 		$entry = $pages->get( $key, $found );
-		$state = $found ? shmcache_pc_entry_state( $entry, $now, $version ) : 'invalid';
+		$state = 'invalid';
+		if ( $found && shmcache_pc_entry_valid( $entry ) ) {
+			// $version: the site version, or a callable that gives [site version, path version]
+			// for the entry (whose site is known only from the entry on multisite).
+			list( $site_version, $path_version ) = is_callable( $version ) ? call_user_func( $version, $entry ) : array( $version, null );
+			$state = null === $site_version ? 'invalid' : shmcache_pc_entry_state( $entry, $now, $site_version, $path_version );
+		}
 		if ( 'fresh' === $state ) {
 			return array( 'hit', $entry );
 		}
@@ -958,7 +1321,17 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 *
 	 * @return array
 	 */
-	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified ) {
+	function shmcache_pc_make_entry( $status, array $headers, $body, $generated, $version, array $config, $etag, $last_modified, $encoding = '', $scope = 1, $path_version = 0 ) {
+		$encoding = strtolower( (string) $encoding );
+		if ( '' !== $encoding ) {
+			$varies = false;
+			foreach ( shmcache_pc_parse_headers( $headers ) as $h ) {
+				$varies = $varies || ( 'vary' === $h[0] && false !== stripos( $h[2], 'accept-encoding' ) );
+			}
+			if ( ! $varies ) {
+				$headers[] = 'Vary: Accept-Encoding'; // shared caches downstream must keep both forms apart
+			}
+		}
 		return array(
 			'f' => SHMCACHE_PAGE_CACHE_ENTRY_FORMAT,
 			's' => (int) $status,
@@ -969,6 +1342,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			'g' => $version,
 			'e' => (string) $etag,
 			'm' => (int) $last_modified,
+			'c' => $encoding,
+			'o' => (int) $scope,
+			'p' => $path_version,
 		);
 	}
 
@@ -983,6 +1359,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		}
 		header( 'ETag: ' . $entry['e'] );
 		header( 'Last-Modified: ' . shmcache_pc_http_date( $entry['m'] ) );
+		if ( '' !== $entry['c'] ) {
+			header( 'Content-Encoding: ' . $entry['c'] );
+		}
 		header( 'X-Cache: HIT' );
 		if ( $stale ) {
 			header( 'X-Cache-Stale: 1' );
@@ -993,6 +1372,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_count( 'not_modified' );
 			http_response_code( 304 );
 			header_remove( 'Content-Type' );
+			header_remove( 'Content-Encoding' );
 			exit;
 		}
 		header( 'Content-Length: ' . strlen( $entry['b'] ) );
@@ -1017,7 +1397,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 	 */
 	final class Shmcache_Page_Cache_Capture {
 		private $key;
+		private $scope;
 		private $version;
+		private $path_version;
 		private $generated;
 		private $lease;
 		private $body      = '';
@@ -1025,11 +1407,24 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 		private $discarded = false;
 		private $done      = false;
 
-		public function __construct( $key, $version, $generated, $lease ) {
-			$this->key       = $key;
-			$this->version   = $version;
-			$this->generated = (int) $generated;
-			$this->lease     = (bool) $lease;
+		/**
+		 * @param int|null $scope   Blog id; null on multisite until WordPress has found the site
+		 *                          (then scope_known() reads the site version).
+		 * @param int|null $version The site version read now, before anything is rendered.
+		 */
+		public function __construct( $key, $scope, $version, $path_version, $generated, $lease ) {
+			$this->key          = $key;
+			$this->scope        = $scope;
+			$this->version      = $version;
+			$this->path_version = $path_version;
+			$this->generated    = (int) $generated;
+			$this->lease        = (bool) $lease;
+		}
+
+		/** 'ms_loaded' (multisite): the site is known, before any of its content is read. */
+		public function scope_known() {
+			$this->scope   = shmcache_pc_current_scope();
+			$this->version = null === $this->scope ? null : shmcache_pc_site_version( $this->scope );
 		}
 
 		/** ob_start() handler. */
@@ -1063,6 +1458,9 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			$headers    = headers_list();
 			$status     = (int) http_response_code();
 			$reason     = shmcache_pc_response_uncacheable_reason( $status, $headers, $this->context(), $config );
+			if ( null === $reason && ( null === $this->scope || null === $this->version ) ) {
+				$reason = 'site version unreadable';
+			}
 			if ( null !== $reason ) {
 				if ( ! headers_sent() ) {
 					header( 'X-Cache-Reason: ' . preg_replace( '/[^\x20-\x7e]/', '?', $reason ) );
@@ -1088,7 +1486,7 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				}
 				$headers = headers_list();
 			}
-			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm );
+			$entry = shmcache_pc_make_entry( 200, shmcache_pc_replay_headers( $headers, $config ), $this->body, $this->generated, $this->version, $config, $etag, $lm, shmcache_pc_content_encoding( $headers ), $this->scope, $this->path_version );
 			if ( $pages->set( $this->key, $entry, $config['ttl'] + $config['grace'] ) ) {
 				shmcache_pc_count( 'store' );
 			}
@@ -1120,6 +1518,8 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 				'preview'        => null !== $q && $q->is_preview(),
 				'customize'      => function_exists( 'is_customize_preview' ) && $rendered && is_customize_preview(),
 				'search'         => null !== $q && $q->is_search(),
+				'body_nonce'     => shmcache_pc_body_has_csp_nonce( $this->body ),
+				'body_gzip'      => "\x1f\x8b" === substr( $this->body, 0, 2 ),
 			);
 		}
 	}
@@ -1191,21 +1591,31 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_relay_respond( 409, array( 'ok' => false, 'error' => 'replayed' ) );
 		}
 		$reason = 'relayed from the CLI: ' . ( isset( $payload['reason'] ) ? (string) $payload['reason'] : '' );
+		// The pages: the groups the CLI named, or the whole site (of the CLI's blog).
+		$groups = isset( $payload['groups'] ) && is_array( $payload['groups'] ) ? $payload['groups'] : null;
+		$scope  = isset( $payload['scope'] ) ? (int) $payload['scope'] : 1;
+		$purge  = static function () use ( $reason, $groups, $scope ) {
+			if ( null !== $groups ) {
+				shmcache_page_cache_purge_groups( $groups, $reason );
+			} else {
+				shmcache_page_cache_purge_all( $reason, null, $scope );
+			}
+		};
 		if ( ! empty( $payload['object'] ) && shmcache_pc_config()['relay_object_cache'] && function_exists( 'add_action' ) ) {
 			// The object cache first (a page regenerated in between would read stale objects),
 			// once WordPress has started it; then the pages.
 			add_action(
 				'muplugins_loaded',
-				static function () use ( $reason ) {
+				static function () use ( $purge ) {
 					$object = function_exists( 'wp_using_ext_object_cache' ) && wp_using_ext_object_cache() && function_exists( 'wp_cache_flush' ) && wp_cache_flush();
-					shmcache_page_cache_purge_all( $reason );
+					$purge();
 					shmcache_pc_relay_respond( 200, array( 'ok' => true, 'pages' => true, 'object_cache' => (bool) $object ) );
 				},
 				PHP_INT_MIN
 			);
 			return;
 		}
-		shmcache_page_cache_purge_all( $reason );
+		$purge();
 		shmcache_pc_relay_respond( 200, array( 'ok' => true, 'pages' => true, 'object_cache' => false ) );
 	}
 
@@ -1250,15 +1660,29 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			shmcache_pc_bypass( $reason );
 			return;
 		}
-		$version = shmcache_pc_site_version();
-		if ( null === $version ) {
+		// The versions are read before WordPress renders anything (race protection): the site's
+		// (on multisite once the site is known), and the page's purge group's.
+		$scope        = shmcache_pc_current_scope();
+		$version      = null === $scope ? null : shmcache_pc_site_version( $scope );
+		$group        = shmcache_pc_request_group( $_SERVER );
+		$path_version = shmcache_pc_path_version( $group );
+		if ( ( null !== $scope && null === $version ) || null === $path_version ) {
 			shmcache_pc_bypass( 'site version unreadable' );
 			return;
 		}
-		$now    = time();
-		$key    = shmcache_pc_request_key( $_SERVER, $config );
-		$is_get = 'GET' === strtoupper( (string) $_SERVER['REQUEST_METHOD'] );
-		list( $action, $entry ) = shmcache_pc_lookup( shmcache_pc_pages(), $key, $now, $version, $is_get, $config['lease'] );
+		$now      = time();
+		$key      = shmcache_pc_request_key( $_SERVER, $config );
+		$is_get   = 'GET' === strtoupper( (string) $_SERVER['REQUEST_METHOD'] );
+		$versions = static function ( $entry ) use ( $scope, $version, $path_version ) {
+			return array( (int) $entry['o'] === $scope ? $version : shmcache_pc_site_version( (int) $entry['o'] ), $path_version );
+		};
+		list( $action, $entry ) = shmcache_pc_lookup( shmcache_pc_pages(), $key, $now, $versions, $is_get, $config['lease'] );
+		if ( ( 'hit' === $action || 'stale' === $action ) && ! shmcache_pc_accepts_encoding( isset( $_SERVER['HTTP_ACCEPT_ENCODING'] ) ? $_SERVER['HTTP_ACCEPT_ENCODING'] : '', $entry['c'] ) ) {
+			// The stored body is compressed (a plugin's ob_gzhandler) and this client cannot read
+			// it: WordPress answers, and what it renders for this client replaces the entry.
+			$action = 'miss';
+			header( 'X-Cache-Reason: stored copy is ' . preg_replace( '/[^a-z0-9-]/', '?', $entry['c'] ) . ', not accepted by this client' );
+		}
 		if ( 'hit' === $action || 'stale' === $action ) {
 			shmcache_pc_serve( $entry, 'stale' === $action, $now );
 		}
@@ -1268,7 +1692,10 @@ if ( ! defined( 'SHMCACHE_PAGE_CACHE_VERSION' ) ) {
 			return; // WordPress answers HEAD without a body: nothing to store
 		}
 		$generated = isset( $_SERVER['REQUEST_TIME'] ) ? (int) $_SERVER['REQUEST_TIME'] : $now;
-		$capture   = new Shmcache_Page_Cache_Capture( $key, $version, $generated, 'regenerate' === $action );
+		$capture   = new Shmcache_Page_Cache_Capture( $key, $scope, $version, $path_version, $generated, 'regenerate' === $action );
+		if ( null === $scope && function_exists( 'add_action' ) ) {
+			add_action( 'ms_loaded', array( $capture, 'scope_known' ), PHP_INT_MIN );
+		}
 		ob_start( array( $capture, 'handle' ) );
 	}
 }

@@ -116,6 +116,16 @@ final class PageCacheTest extends TestCase {
 			'HTTP auth (feeds)'    => array( array( 'HTTP_AUTHORIZATION' => 'Basic YTpi' ), array(), '/feed/', 'authorization' ),
 			'PHP auth'             => array( array( 'PHP_AUTH_USER' => 'a' ), array(), '/feed/', 'authorization' ),
 			'customizer'           => array( array(), array(), '/?customize_changeset_uuid=1', 'parameter customize_changeset_uuid' ),
+			// Cookies that change what WordPress renders without a Set-Cookie on that page.
+			'recently viewed'      => array( array(), array( 'woocommerce_recently_viewed' => '12|34' ), '/', 'cookie woocommerce_recently_viewed (not known to be harmless)' ),
+			'EDD cart'             => array( array(), array( 'edd_items_in_cart' => '1' ), '/', 'cookie edd_items_in_cart (not known to be harmless)' ),
+			'WPML language'        => array( array(), array( 'wp-wpml_current_language' => 'de' ), '/', 'cookie wp-wpml_current_language (not known to be harmless)' ),
+			'Polylang language'    => array( array(), array( 'pll_language' => 'fr' ), '/', 'cookie pll_language (not known to be harmless)' ),
+			'currency'             => array( array(), array( 'woocs_current_currency' => 'EUR' ), '/', 'cookie woocs_current_currency (not known to be harmless)' ),
+			'session'              => array( array(), array( 'PHPSESSID' => 'abc' ), '/', 'cookie PHPSESSID (not known to be harmless)' ),
+			'harmless + personal'  => array( array(), array( '_ga' => 'GA1.1', 'pll_language' => 'fr', '_gid' => 'x' ), '/', 'cookie pll_language (not known to be harmless)' ),
+			'lookalike of _ga'     => array( array(), array( '_gax' => '1' ), '/', 'cookie _gax (not known to be harmless)' ),
+			'case matters'         => array( array(), array( '_GA' => '1' ), '/', 'cookie _GA (not known to be harmless)' ),
 		);
 	}
 
@@ -132,7 +142,9 @@ final class PageCacheTest extends TestCase {
 			'feed'              => array( array(), array(), '/feed/' ),
 			'tracking only'     => array( array(), array(), '/?utm_source=x&fbclid=y' ),
 			'test cookie'       => array( array(), array( 'wordpress_test_cookie' => 'WP Cookie check' ), '/' ),
-			'other cookie'      => array( array(), array( '_ga' => 'GA1.1' ), '/' ),
+			'analytics'         => array( array(), array( '_ga' => 'GA1.1', '_ga_ABC123' => 'GS1', '_gid' => 'x', '_gcl_au' => '1', '_fbp' => 'fb', '_hjSessionUser_42' => 'h' ), '/' ),
+			'consent'           => array( array(), array( 'cookieyes-consent' => 'yes', 'CookieConsent' => '{}', 'cmplz_marketing' => 'deny', 'euconsent-v2' => 'x' ), '/' ),
+			'admin settings'    => array( array(), array( 'wp-settings-1' => 'a', 'wp-settings-time-1' => '1' ), '/' ),
 			'paged'             => array( array(), array(), '/page/2/' ),
 			'no script name'    => array( array( 'SCRIPT_FILENAME' => '' ), array(), '/' ),
 		);
@@ -141,6 +153,56 @@ final class PageCacheTest extends TestCase {
 	/** @dataProvider cacheable_requests */
 	public function test_requests_that_may_be_cached( array $server, array $cookies, $uri ) {
 		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( $uri, $server ), $cookies, $this->config() ) );
+	}
+
+	public function test_site_owner_extends_the_harmless_list() {
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES' => array( 'my_banner_closed', 'ab_*' ) ) );
+		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'my_banner_closed' => '1', 'ab_test' => 'b', '_ga' => 'x' ), $c ) );
+		$this->assertNotNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'my_banner_closed' => '1' ), $this->config() ) );
+	}
+
+	public function test_site_cookie_names_come_from_wp_config() {
+		$this->assertSame( array(), shmcache_pc_site_cookies( array() ), 'unknown without COOKIEHASH or WP_SITEURL' );
+		$this->assertSame(
+			array(
+				'wordpress_logged_in_a9b9f04336ce0181a08e774e01113b31' => 'LOGGED_IN_COOKIE',
+				'wordpress_sec_a9b9f04336ce0181a08e774e01113b31'       => 'SECURE_AUTH_COOKIE',
+				'wordpress_a9b9f04336ce0181a08e774e01113b31'           => 'AUTH_COOKIE',
+				'wordpresspass_a9b9f04336ce0181a08e774e01113b31'       => 'PASS_COOKIE',
+				'wordpressuser_a9b9f04336ce0181a08e774e01113b31'       => 'USER_COOKIE',
+			),
+			shmcache_pc_site_cookies( array( 'WP_SITEURL' => 'http://example.com/' ) ),
+			'COOKIEHASH is md5 of the site URL without its trailing slash'
+		);
+		$names = shmcache_pc_site_cookies( array( 'COOKIEHASH' => 'h1', 'WP_SITEURL' => 'http://example.com', 'LOGGED_IN_COOKIE' => 'member_session' ) );
+		$this->assertSame( 'LOGGED_IN_COOKIE', $names['member_session'] );
+		$this->assertSame( 'SECURE_AUTH_COOKIE', $names['wordpress_sec_h1'] );
+		$this->assertArrayNotHasKey( 'wordpress_logged_in_h1', $names );
+	}
+
+	public function test_a_renamed_login_cookie_bypasses_even_when_a_harmless_pattern_matches_it() {
+		$c = $this->config(
+			array(
+				'LOGGED_IN_COOKIE'                     => 'site_login',
+				'SECURE_AUTH_COOKIE'                   => 'site_secure',
+				'SHMCACHE_PAGE_CACHE_HARMLESS_COOKIES' => array( 'site_*' ),
+			)
+		);
+		$this->assertSame( 'cookie LOGGED_IN_COOKIE', shmcache_pc_request_bypass_reason( $this->server( '/' ), array( '_ga' => '1', 'site_login' => 'admin|1|x|y' ), $c ) );
+		$this->assertSame( 'cookie SECURE_AUTH_COOKIE', shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'site_secure' => 'admin|1|x|y' ), $c ) );
+		$this->assertNull( shmcache_pc_request_bypass_reason( $this->server( '/' ), array( 'site_theme' => 'dark' ), $c ) );
+	}
+
+	public function test_lifetime_is_capped_below_the_nonce_lifetime_unless_allowed() {
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 86400, 'SHMCACHE_PAGE_CACHE_GRACE' => 3600 ) );
+		$this->assertSame( array( 39600, 0 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 39000, 'SHMCACHE_PAGE_CACHE_GRACE' => 3000 ) );
+		$this->assertSame( array( 39000, 600 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 3600, 'SHMCACHE_PAGE_CACHE_GRACE' => 300 ) );
+		$this->assertSame( array( 3600, 300 ), array( $c['ttl'], $c['grace'] ) );
+		$c = $this->config( array( 'SHMCACHE_PAGE_CACHE_TTL' => 86400, 'SHMCACHE_PAGE_CACHE_GRACE' => 3600, 'SHMCACHE_PAGE_CACHE_LONG_TTL' => true ) );
+		$this->assertSame( array( 86400, 3600 ), array( $c['ttl'], $c['grace'] ) );
+		$this->assertLessThan( 12 * 3600, SHMCACHE_PAGE_CACHE_NONCE_SAFE_LIFETIME, "below the 12 h a nonce is at least valid" );
 	}
 
 	public function test_search_is_cacheable_when_configured_and_extra_cookies_bypass() {
@@ -201,6 +263,33 @@ final class PageCacheTest extends TestCase {
 		$this->assertNotSame( $this->key( $a ), $this->key( $b ) );
 	}
 
+	public function devices() {
+		return array(
+			'iPhone'          => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' ), 'mobile' ),
+			'Android tablet'  => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' ), 'mobile' ),
+			'Kindle'          => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Linux; U; en-us; KFTT Build/IML74K) AppleWebKit/535.19 (KHTML, like Gecko) Silk/3.68 like Chrome/13.0 Safari/535.19' ), 'mobile' ),
+			'hint, before 6.4' => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (X11; Linux x86_64)', 'HTTP_SEC_CH_UA_MOBILE' => '?1' ), 'desktop' ),
+			'hint, 6.4+'      => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (X11; Linux x86_64)', 'HTTP_SEC_CH_UA_MOBILE' => '?1' ), 'mobile', true ),
+			'hint ?0, 6.4+'   => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148', 'HTTP_SEC_CH_UA_MOBILE' => '?0' ), 'desktop', true ),
+			'no hint, 6.4+'   => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148' ), 'mobile', true ),
+			'desktop Chrome'  => array( array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', 'HTTP_SEC_CH_UA_MOBILE' => '?0' ), 'desktop' ),
+			'no agent'        => array( array(), 'desktop' ),
+		);
+	}
+
+	/** @dataProvider devices */
+	public function test_device_class( array $server, $class, $client_hint = false ) {
+		$this->assertSame( $class, shmcache_pc_device_class( $server, $client_hint ) );
+	}
+
+	public function test_mobile_variant_puts_the_device_class_in_the_key_only_when_enabled() {
+		$iphone = array( 'HTTP_USER_AGENT' => 'Mozilla/5.0 (iPhone) Mobile/15E148' );
+		$this->assertSame( $this->key( '/' ), $this->key( '/', $iphone ), 'one copy for every device by default' );
+		$mobile = $this->config( array( 'SHMCACHE_PAGE_CACHE_MOBILE' => true ) );
+		$this->assertSame( 'http://127.0.0.1:8089/ mobile', $this->key( '/', $iphone, $mobile ) );
+		$this->assertSame( 'http://127.0.0.1:8089/ desktop', $this->key( '/', array(), $mobile ) );
+	}
+
 	public function test_query_normalisation_sorts_and_keeps_repeated_names_in_order() {
 		$this->assertSame( 'a=2&a=1&b=%20&c%5B%5D=x', shmcache_pc_normalize_query( 'c[]=x&a=2&utm_x=1&b=+&a=1', $this->config()['ignored_params'] ) );
 		$this->assertSame( '', shmcache_pc_normalize_query( 'utm_source=a&fbclid=b', $this->config()['ignored_params'] ) );
@@ -252,6 +341,12 @@ final class PageCacheTest extends TestCase {
 			'too large'          => array( 200, $html, array( 'body_length' => 3000000 ), 'body larger than 2097152 bytes' ),
 			'HEAD'               => array( 200, $html, array( 'method' => 'HEAD' ), 'method HEAD' ),
 			'discarded'          => array( 200, $html, array( 'discarded' => true ), 'output discarded' ),
+			'CSP nonce'          => array( 200, array_merge( $html, array( "Content-Security-Policy: script-src 'nonce-r4nd0m' 'strict-dynamic'" ) ), array(), 'nonce in Content-Security-Policy' ),
+			'CSP report nonce'   => array( 200, array( "Content-Security-Policy-Report-Only: script-src 'NONCE-abc'" ), array(), 'nonce in Content-Security-Policy-Report-Only' ),
+			'Link nonce'         => array( 200, array( 'Link: </app.js>; rel=preload; as=script; nonce=abc' ), array(), 'nonce in Link' ),
+			'nonce header'       => array( 200, array( 'X-Page-Nonce: abc' ), array(), 'nonce in X-Page-Nonce' ),
+			'meta CSP nonce'     => array( 200, $html, array( 'body_nonce' => true ), 'nonce in a <meta> Content-Security-Policy' ),
+			'gzip, no header'    => array( 200, $html, array( 'body_gzip' => true ), 'compressed body without Content-Encoding' ),
 		);
 	}
 
@@ -265,6 +360,10 @@ final class PageCacheTest extends TestCase {
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Type: text/html; charset=UTF-8', 'Link: <http://x/wp-json/>; rel="https://api.w.org/"' ), $this->ctx(), $c ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Cache-Control: public, max-age=300', 'Vary: Accept-Encoding' ), $this->ctx(), $c ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Type: application/rss+xml; charset=UTF-8', 'ETag: "abc"' ), $this->ctx(), $c ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( "Content-Security-Policy: default-src 'self'" ), $this->ctx(), $c ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( 'Content-Encoding: gzip', 'Vary: Accept-Encoding' ), $this->ctx( array( 'body_gzip' => true ) ), $c ) );
+		$nonces = $this->config( array( 'SHMCACHE_PAGE_CACHE_CACHE_NONCES' => true ) );
+		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array( "Content-Security-Policy: script-src 'nonce-r4nd0m'" ), $this->ctx( array( 'body_nonce' => true ) ), $nonces ) );
 		$searching = $this->config( array( 'SHMCACHE_PAGE_CACHE_SEARCH' => true ) );
 		$this->assertNull( shmcache_pc_response_uncacheable_reason( 200, array(), $this->ctx( array( 'search' => true ) ), $searching ) );
 	}
@@ -301,6 +400,46 @@ final class PageCacheTest extends TestCase {
 		$this->assertSame( array( 'X-WP-Queries: 12' ), array_values( array_filter( shmcache_pc_replay_headers( $list, $c ), static function ( $l ) {
 			return 0 === stripos( $l, 'x-wp' ) || 0 === stripos( $l, 'set-cookie' );
 		} ) ) );
+	}
+
+	public function test_meta_csp_nonce_is_found_in_the_body() {
+		$this->assertTrue( shmcache_pc_body_has_csp_nonce( '<head><meta http-equiv="Content-Security-Policy" content="script-src \'nonce-abc\'"></head>' ) );
+		$this->assertFalse( shmcache_pc_body_has_csp_nonce( '<head><meta http-equiv="Content-Security-Policy" content="default-src \'self\'"></head>' ) );
+		$this->assertFalse( shmcache_pc_body_has_csp_nonce( '<p>About Content-Security-Policy</p><script nonce="x"></script>' ) );
+	}
+
+	public function accept_encodings() {
+		return array(
+			'listed'            => array( 'gzip, deflate, br', 'gzip', true ),
+			'x-gzip'            => array( 'x-gzip', 'gzip', true ),
+			'case'              => array( 'GZIP', 'gzip', true ),
+			'absent'            => array( '', 'gzip', false ),
+			'other only'        => array( 'br', 'gzip', false ),
+			'refused'           => array( 'gzip;q=0, br', 'gzip', false ),
+			'refused, spaced'   => array( 'gzip ; q = 0', 'gzip', false ),
+			'low q'             => array( 'gzip;q=0.1', 'gzip', true ),
+			'wildcard'          => array( '*', 'br', true ),
+			'wildcard refused'  => array( '*;q=0', 'gzip', false ),
+			'named beats *'     => array( 'gzip;q=0, *', 'gzip', false ),
+			'identity'          => array( '', '', true ),
+		);
+	}
+
+	/** @dataProvider accept_encodings */
+	public function test_accept_encoding( $accept, $encoding, $expected ) {
+		$this->assertSame( $expected, shmcache_pc_accepts_encoding( $accept, $encoding ) );
+	}
+
+	public function test_an_encoded_body_is_stored_with_its_encoding_and_vary() {
+		$this->assertSame( 'gzip', shmcache_pc_content_encoding( array( 'Content-Type: text/html', 'Content-Encoding: GZIP' ) ) );
+		$this->assertSame( '', shmcache_pc_content_encoding( array( 'Content-Encoding: identity' ) ) );
+		$this->assertSame( array(), shmcache_pc_replay_headers( array( 'Content-Encoding: gzip' ), $this->config( array( 'SHMCACHE_PAGE_CACHE_REPLAY_HEADERS' => array( 'content-encoding' ) ) ) ) );
+		$e = shmcache_pc_make_entry( 200, array( 'Content-Type: text/html' ), "\x1f\x8b...", 1000, 1, $this->config(), '"e"', 1000, 'gzip' );
+		$this->assertSame( 'gzip', $e['c'] );
+		$this->assertSame( array( 'Content-Type: text/html', 'Vary: Accept-Encoding' ), $e['h'] );
+		$e = shmcache_pc_make_entry( 200, array( 'Vary: Accept-Encoding' ), 'x', 1000, 1, $this->config(), '"e"', 1000, 'gzip' );
+		$this->assertSame( array( 'Vary: Accept-Encoding' ), $e['h'] );
+		$this->assertSame( '', $this->entry( 1000, 1 )['c'] );
 	}
 
 	public function test_validators_keep_the_response_own_or_derive_them() {
@@ -403,7 +542,9 @@ final class PageCacheTest extends TestCase {
 
 	public function post_changes() {
 		return array(
-			'update published post'  => array( 'post', 'publish', 'publish', true, 'flush' ),
+			'update published post'  => array( 'post', 'publish', 'publish', true, 'post' ),
+			'update published page'  => array( 'page', 'publish', 'publish', true, 'post' ),
+			'update public custom'   => array( 'product', 'publish', 'publish', true, 'post' ),
 			'publish draft'          => array( 'post', 'draft', 'publish', true, 'flush' ),
 			'scheduled goes live'    => array( 'post', 'future', 'publish', true, 'flush' ),
 			'trash published'        => array( 'post', 'publish', 'trash', true, 'flush' ),
@@ -434,17 +575,17 @@ final class PageCacheTest extends TestCase {
 
 	public function comment_changes() {
 		return array(
-			'new approved'          => array( '', '1', 'flush' ),
+			'new approved'          => array( '', '1', 'post' ),
 			'new held'              => array( '', '0', 'none' ),
 			'new spam'              => array( '', 'spam', 'none' ),
-			'approve'               => array( 'unapproved', 'approved', 'flush' ),
-			'wp_set_comment_status' => array( '', 'approve', 'flush' ),
-			'unapprove'             => array( 'approved', 'unapproved', 'flush' ),
-			'spam an approved'      => array( 'approved', 'spam', 'flush' ),
+			'approve'               => array( 'unapproved', 'approved', 'post' ),
+			'wp_set_comment_status' => array( '', 'approve', 'post' ),
+			'unapprove'             => array( 'approved', 'unapproved', 'post' ),
+			'spam an approved'      => array( 'approved', 'spam', 'post' ),
 			'spam a held one'       => array( 'unapproved', 'spam', 'none' ),
 			'trash spam'            => array( 'spam', 'trash', 'none' ),
-			'delete approved'       => array( '1', 'deleted', 'flush' ),
-			'edit approved'         => array( '1', '1', 'flush' ),
+			'delete approved'       => array( '1', 'deleted', 'post' ),
+			'edit approved'         => array( '1', '1', 'post' ),
 		);
 	}
 
@@ -468,14 +609,103 @@ final class PageCacheTest extends TestCase {
 	public function test_meta_term_and_user_changes() {
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_edit_lock', 'post', 'publish', true ) );
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_edit_last', 'post', 'publish', true ) );
-		$this->assertSame( 'flush', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( 'views', 'post', 'publish', true ) );
+		$this->assertSame( 'none', shmcache_pc_meta_change_action( 'views', 'post', 'publish', true, true ), 'a view counter while a page renders' );
+		$this->assertSame( 'flush', shmcache_pc_meta_change_action( '_wp_attachment_image_alt', 'attachment', 'inherit', true ) );
 		$this->assertSame( 'none', shmcache_pc_meta_change_action( '_thumbnail_id', 'post', 'draft', true ) );
-		$this->assertSame( 'flush', shmcache_pc_meta_change_action( 'subtitle', 'page', 'publish', true ) );
+		$this->assertSame( 'post', shmcache_pc_meta_change_action( 'subtitle', 'page', 'publish', true ) );
 		$this->assertSame( 'flush', shmcache_pc_term_change_action( 'category', true ) );
 		$this->assertSame( 'flush', shmcache_pc_term_change_action( 'nav_menu', false ) );
 		$this->assertSame( 'none', shmcache_pc_term_change_action( 'internal_tax', false ) );
 		$this->assertSame( 'flush', shmcache_pc_user_change_action( 3 ) );
 		$this->assertSame( 'none', shmcache_pc_user_change_action( 0 ) );
+	}
+
+	public function test_front_end_view_is_a_get_of_the_front_end_only() {
+		$view = array( 'sapi' => 'fpm-fcgi', 'method' => 'GET' );
+		$this->assertTrue( shmcache_pc_is_front_end_view( $view ) );
+		$this->assertTrue( shmcache_pc_is_front_end_view( array( 'method' => 'HEAD' ) + $view ) );
+		$this->assertFalse( shmcache_pc_is_front_end_view( array( 'method' => 'POST' ) + $view ) );
+		$this->assertFalse( shmcache_pc_is_front_end_view( array( 'sapi' => 'cli' ) + $view ) );
+		foreach ( array( 'admin', 'ajax', 'cron', 'rest', 'xmlrpc' ) as $flag ) {
+			$this->assertFalse( shmcache_pc_is_front_end_view( array( $flag => true ) + $view ), $flag );
+		}
+	}
+
+	public function path_groups() {
+		return array(
+			'home'                => array( '/', 'example.com/' ),
+			'home paged'          => array( '/page/3/', 'example.com/' ),
+			'home feed'           => array( '/feed/', 'example.com/' ),
+			'home atom feed'      => array( '/feed/atom/', 'example.com/' ),
+			'post'                => array( '/2024/05/hello-world/', 'example.com/2024/05/hello-world/' ),
+			'post, no slash'      => array( '/2024/05/hello-world', 'example.com/2024/05/hello-world/' ),
+			'post page 2'         => array( '/2024/05/hello-world/2/', 'example.com/2024/05/hello-world/' ),
+			'post comment page'   => array( '/2024/05/hello-world/comment-page-2/', 'example.com/2024/05/hello-world/' ),
+			'post comment feed'   => array( '/2024/05/hello-world/feed/', 'example.com/2024/05/hello-world/' ),
+			'post embed'          => array( '/2024/05/hello-world/embed/', 'example.com/2024/05/hello-world/' ),
+			'month archive'       => array( '/2024/05/', 'example.com/2024/05/' ),
+			'month archive paged' => array( '/2024/05/page/2/', 'example.com/2024/05/' ),
+			'year archive'        => array( '/2024/', 'example.com/2024/' ),
+			'category paged feed' => array( '/category/News/page/2/', 'example.com/category/news/' ),
+			'category feed'       => array( '/category/news/feed/rss2/', 'example.com/category/news/' ),
+			'comments feed'       => array( '/comments/feed/', 'example.com/comments/' ),
+			'sitemap index'       => array( '/wp-sitemap.xml', 'example.com/#sitemaps' ),
+			'sitemap page'        => array( '/wp-sitemap-posts-post-1.xml', 'example.com/#sitemaps' ),
+		);
+	}
+
+	/** @dataProvider path_groups */
+	public function test_path_groups_cover_pagination_and_feeds( $path, $group ) {
+		$this->assertSame( $group, shmcache_pc_path_group( 'Example.com:443', $path ) );
+	}
+
+	public function test_url_and_request_groups_agree_across_schemes_and_query_strings() {
+		$request = shmcache_pc_request_group( $this->server( '/category/news/page/2/?utm_source=x&orderby=date', array( 'HTTP_HOST' => '127.0.0.1:8089' ) ) );
+		$this->assertSame( '127.0.0.1:8089/category/news/', $request );
+		$this->assertSame( $request, shmcache_pc_url_group( 'https://127.0.0.1:8089/category/news/' ) );
+		$this->assertSame( '', shmcache_pc_url_group( 'not a url' ) );
+		$this->assertNotSame( $request, shmcache_pc_url_group( 'http://127.0.0.1:8089/category/news-2/' ) );
+	}
+
+	public function test_a_group_purge_makes_its_pages_stale_and_leaves_the_others_fresh() {
+		$this->shm_namespace();
+		$ns  = shmcache_pc_pages();
+		$now = time();
+		$g1  = 'unit-' . bin2hex( random_bytes( 4 ) ) . '/post/';
+		$g2  = 'unit-' . bin2hex( random_bytes( 4 ) ) . '/other/';
+		$v   = shmcache_pc_site_version();
+		$p1  = shmcache_pc_path_version( $g1 );
+		$p2  = shmcache_pc_path_version( $g2 );
+		$ns->set( 'k1', shmcache_pc_make_entry( 200, array(), 'one', $now, $v, $this->config(), '"1"', $now, '', 1, $p1 ), 60 );
+		$ns->set( 'k2', shmcache_pc_make_entry( 200, array(), 'two', $now, $v, $this->config(), '"2"', $now, '', 1, $p2 ), 60 );
+		$versions = static function ( $group ) {
+			return static function ( $entry ) use ( $group ) {
+				return array( shmcache_pc_site_version( (int) $entry['o'] ), shmcache_pc_path_version( $group ) );
+			};
+		};
+		$this->assertSame( 'hit', shmcache_pc_lookup( $ns, 'k1', $now, $versions( $g1 ), false, 30 )[0] );
+		$this->assertTrue( shmcache_page_cache_purge_groups( array( $g1 ), 'unit test' ) );
+		$this->assertSame( $v, shmcache_pc_site_version(), 'a targeted purge leaves the site version alone' );
+		$this->assertSame( 'stale', shmcache_pc_lookup( $ns, 'k1', $now, $versions( $g1 ), false, 30 )[0] );
+		$this->assertSame( 'hit', shmcache_pc_lookup( $ns, 'k2', $now, $versions( $g2 ), false, 30 )[0] );
+		// A path version that is lost (evicted) restarts at random: its old pages are stale.
+		shmcache_pc_control()->delete( 'path|' . $g2 );
+		$this->assertSame( 'stale', shmcache_pc_lookup( $ns, 'k2', $now, $versions( $g2 ), false, 30 )[0] );
+		$ns->delete( 'k1' );
+		$ns->delete( 'k2' );
+	}
+
+	public function test_a_whole_site_purge_stays_within_its_site() {
+		$this->shm_namespace();
+		$v1 = shmcache_pc_site_version( 1 );
+		$v2 = shmcache_pc_site_version( 2 );
+		$e1 = shmcache_pc_make_entry( 200, array(), 'site 1', time(), $v1, $this->config(), '"1"', time(), '', 1, 5 );
+		$e2 = shmcache_pc_make_entry( 200, array(), 'site 2', time(), $v2, $this->config(), '"2"', time(), '', 2, 5 );
+		$this->assertTrue( shmcache_page_cache_purge_all( 'site 2 changed', false, 2 ) );
+		$this->assertSame( 'fresh', shmcache_pc_entry_state( $e1, time(), shmcache_pc_site_version( (int) $e1['o'] ), 5 ) );
+		$this->assertSame( 'stale', shmcache_pc_entry_state( $e2, time(), shmcache_pc_site_version( (int) $e2['o'] ), 5 ) );
 	}
 
 	// ------------------------------------------------------------------ hooks (no database writes)
@@ -499,6 +729,7 @@ final class PageCacheTest extends TestCase {
 			'edit_comment'                   => 'shmcache_page_cache_on_edit_comment',
 			'deleted_comment'                => 'shmcache_page_cache_on_deleted_comment',
 			'updated_option'                 => 'shmcache_page_cache_on_option',
+			'post_updated'                   => 'shmcache_page_cache_on_post_updated',
 			'added_option'                   => 'shmcache_page_cache_on_option',
 			'deleted_option'                 => 'shmcache_page_cache_on_option',
 			'switch_theme'                   => 'shmcache_page_cache_on_site_change',
@@ -525,18 +756,16 @@ final class PageCacheTest extends TestCase {
 		shmcache_page_cache_on_transition_comment_status( 'spam', 'unapproved', (object) array( 'comment_ID' => 5 ) );
 		shmcache_page_cache_on_deleted_comment( 5, (object) array( 'comment_approved' => 'spam' ) );
 		$this->assertSame( array(), shmcache_page_cache_pending() );
+		$this->assertSame( array(), shmcache_page_cache_pending_urls() );
 
 		shmcache_page_cache_on_transition_post_status( 'publish', 'draft', $this->fake_post( 'post', 'publish' ) );
-		shmcache_page_cache_on_save_post( 987654321, $this->fake_post( 'page', 'publish' ) );
 		shmcache_page_cache_on_deleted_post( 987654321, $this->fake_post( 'post', 'publish' ) );
-		shmcache_page_cache_on_comment_post( 6, 1 );
-		shmcache_page_cache_on_transition_comment_status( 'approved', 'unapproved', (object) array( 'comment_ID' => 7 ) );
-		shmcache_page_cache_on_set_comment_status( 7, 'approve' );
+		shmcache_page_cache_on_save_post( 987654321, $this->fake_post( 'nav_menu_item', 'publish' ) );
 		shmcache_page_cache_on_option( 'blogname' );
 		shmcache_page_cache_on_term( 1, 1, 'category' );
 		$this->assertSame( array( 'x' ), shmcache_page_cache_on_widget_update( array( 'x' ) ) );
 		$pending = shmcache_page_cache_pending();
-		$this->assertCount( 9, $pending, implode( "\n", $pending ) );
+		$this->assertCount( 6, $pending, implode( "\n", $pending ) );
 		$this->assertStringContainsString( 'draft to publish', $pending[0] );
 
 		// One purge for all of them, at the end of the request.
@@ -545,6 +774,47 @@ final class PageCacheTest extends TestCase {
 		$this->assertSame( array(), shmcache_page_cache_pending() );
 		$this->assertNotSame( $v, shmcache_pc_site_version() );
 		$this->assertFalse( shmcache_page_cache_run_pending() );
+	}
+
+	private function published_post() {
+		$posts = get_posts( array( 'numberposts' => 1, 'post_status' => 'publish', 'post_type' => 'post' ) );
+		$this->assertNotEmpty( $posts, 'the harness site has published posts' );
+		return $posts[0];
+	}
+
+	public function test_an_edit_of_a_published_post_purges_its_pages_and_archives_only() {
+		$post = $this->published_post();
+		shmcache_page_cache_on_save_post( $post->ID, $post );
+		shmcache_page_cache_on_post_meta( array( 1 ), $post->ID, 'subtitle' );
+		shmcache_page_cache_on_transition_comment_status( 'approved', 'unapproved', (object) array( 'comment_ID' => 7, 'comment_post_ID' => $post->ID ) );
+		$this->assertSame( array(), shmcache_page_cache_pending(), 'no whole-site purge' );
+		$urls = array_keys( shmcache_page_cache_pending_urls() );
+		$cats = get_the_category( $post->ID );
+		$time = strtotime( $post->post_date );
+		$want = array(
+			get_permalink( $post ),
+			home_url( '/' ),
+			get_author_posts_url( (int) $post->post_author ),
+			get_year_link( (int) gmdate( 'Y', $time ) ),
+			get_month_link( (int) gmdate( 'Y', $time ), (int) gmdate( 'm', $time ) ),
+			get_feed_link( 'comments_rss2' ),
+		);
+		if ( $cats ) {
+			$want[] = get_category_link( $cats[0] );
+		}
+		foreach ( $want as $url ) {
+			$this->assertContains( $url, $urls );
+		}
+
+		$site      = shmcache_pc_site_version();
+		$own       = shmcache_pc_path_version( shmcache_pc_url_group( get_permalink( $post ) ) );
+		$home      = shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/page/2/' ) ) );
+		$unrelated = shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/an-unrelated-page/' ) ) );
+		$this->assertTrue( shmcache_page_cache_run_pending() );
+		$this->assertSame( $site, shmcache_pc_site_version() );
+		$this->assertNotSame( $own, shmcache_pc_path_version( shmcache_pc_url_group( get_permalink( $post ) ) ) );
+		$this->assertNotSame( $home, shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/page/2/' ) ) ), 'the pagination of the home page' );
+		$this->assertSame( $unrelated, shmcache_pc_path_version( shmcache_pc_url_group( home_url( '/an-unrelated-page/' ) ) ) );
 	}
 
 	public function test_relay_signature_age_and_site_are_checked() {

@@ -12,9 +12,11 @@
  *
  * Purges are collected during the request and done once, on 'shutdown': after everything the
  * request changed (a REST save sets terms and meta after save_post), and once for a bulk edit.
- * Every purge empties the whole page cache in O(1) (see docs/page-cache.md for why not
- * per-URL). In the CLI, whose shared memory is not the web server's, the purge is also sent
- * to the web server as a signed request (the relay).
+ * An edit of a published post purges its own pages and its archives (home, terms, author,
+ * dates, feeds, with their pagination); changes that show on every page (theme, menus,
+ * widgets, options, a post appearing or disappearing) purge the whole site, in O(1). See
+ * docs/page-cache.md. In the CLI, whose shared memory is not the web server's, the purge is
+ * also sent to the web server as a signed request (the relay).
  *
  * @package shmcache
  */
@@ -84,9 +86,33 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 
 	// ----------------------------------------------------------------------- purge queue
 
-	/** Reasons of the purge this request will do at its end. */
+	/** Reasons of the whole-site purge this request will do at its end. */
 	function shmcache_page_cache_pending() {
 		return isset( $GLOBALS['shmcache_page_cache_pending'] ) && is_array( $GLOBALS['shmcache_page_cache_pending'] ) ? $GLOBALS['shmcache_page_cache_pending'] : array();
+	}
+
+	/**
+	 * The URLs this request will purge at its end (when no whole-site purge is pending), with the
+	 * reason of each.
+	 *
+	 * @return array<string, string> url => reason
+	 */
+	function shmcache_page_cache_pending_urls() {
+		return isset( $GLOBALS['shmcache_page_cache_pending_urls'] ) && is_array( $GLOBALS['shmcache_page_cache_pending_urls'] ) ? $GLOBALS['shmcache_page_cache_pending_urls'] : array();
+	}
+
+	/** Asks for a purge of some URLs (with their groups) at the end of this request. */
+	function shmcache_page_cache_queue_purge_urls( array $urls, $reason ) {
+		$pending = shmcache_page_cache_pending_urls();
+		foreach ( $urls as $url ) {
+			if ( is_string( $url ) && '' !== $url && ! isset( $pending[ $url ] ) ) {
+				$pending[ $url ] = (string) $reason;
+			}
+		}
+		$GLOBALS['shmcache_page_cache_pending_urls'] = $pending;
+		if ( ! empty( $GLOBALS['shmcache_page_cache_shutdown_done'] ) ) {
+			shmcache_page_cache_run_pending();
+		}
 	}
 
 	/**
@@ -120,22 +146,38 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	 */
 	function shmcache_page_cache_run_pending() {
 		$reasons = shmcache_page_cache_pending();
-		$GLOBALS['shmcache_page_cache_pending'] = array();
-		if ( empty( $reasons ) ) {
+		$urls    = shmcache_page_cache_pending_urls();
+		$GLOBALS['shmcache_page_cache_pending']      = array();
+		$GLOBALS['shmcache_page_cache_pending_urls'] = array();
+		if ( empty( $reasons ) && empty( $urls ) ) {
 			return false;
 		}
-		$reason = implode( '; ', $reasons );
+		$groups = null; // null = the whole site
+		if ( empty( $reasons ) ) {
+			$groups  = array_values( array_unique( array_filter( array_map( 'shmcache_pc_url_group', array_keys( $urls ) ) ) ) );
+			$reasons = array_values( array_unique( $urls ) );
+			if ( count( $groups ) > 500 ) {
+				$groups = null; // a bulk edit of many posts: one O(1) purge instead
+			}
+		}
+		$reason = implode( '; ', array_slice( $reasons, 0, 20 ) );
 		/**
 		 * Fires before the page cache is purged.
 		 *
 		 * @param string[] $reasons The changes that caused it.
+		 * @param string[] $urls    The URLs purged (with their pagination and feeds), or an empty
+		 *                          array when the whole site is purged.
 		 */
-		do_action( 'shmcache_page_cache_purge', $reasons );
+		do_action( 'shmcache_page_cache_purge', $reasons, null === $groups ? array() : array_keys( $urls ) );
 		if ( shmcache_pc_available() ) {
-			shmcache_page_cache_purge_all( $reason );
+			if ( null === $groups ) {
+				shmcache_page_cache_purge_all( $reason );
+			} else {
+				shmcache_page_cache_purge_groups( $groups, $reason );
+			}
 		}
 		if ( shmcache_page_cache_should_relay( $reasons ) ) {
-			$result = shmcache_page_cache_relay( $reason );
+			$result = shmcache_page_cache_relay( $reason, $groups );
 			if ( is_wp_error( $result ) ) {
 				shmcache_page_cache_cli_warning( 'the page cache of the web server was not purged: ' . $result->get_error_message() . ' Flush it from Tools → shmcache.' );
 			}
@@ -175,7 +217,7 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	 *
 	 * @return true|WP_Error
 	 */
-	function shmcache_page_cache_relay( $reason ) {
+	function shmcache_page_cache_relay( $reason, $groups = null ) {
 		$secret = shmcache_pc_relay_secret();
 		if ( '' === $secret ) {
 			return new WP_Error( 'shmcache_relay', 'wp-config.php has no secret keys to sign the request with.' );
@@ -189,7 +231,8 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 				'site'   => shmcache_pc_site_salt(),
 				'object' => (bool) $config['relay_object_cache'],
 				'reason' => substr( (string) $reason, 0, 200 ),
-			)
+				'scope'  => function_exists( 'get_current_blog_id' ) ? get_current_blog_id() : 1,
+			) + ( null === $groups ? array() : array( 'groups' => array_values( $groups ) ) )
 		);
 		// PHP's own HTTP stream, not the WordPress HTTP API: WordPress 6.1's Requests library
 		// raises deprecation notices under PHP 8.1+ on every use.
@@ -236,21 +279,96 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 		return function_exists( 'is_post_type_viewable' ) && is_post_type_viewable( $post_type );
 	}
 
+	/**
+	 * The pages an edit of a published post changes: its own (with its pages, comment pages and
+	 * comment feed, which share its group), the front page and the posts page (with their
+	 * pagination and the main feeds), the archives of its terms, its author, its dates and its
+	 * post type, the comments feed and the sitemaps.
+	 *
+	 * @param WP_Post  $post
+	 * @param string[] $extra_term_ids term_taxonomy ids whose archives also change (terms removed).
+	 * @return string[] URLs
+	 */
+	function shmcache_page_cache_post_urls( WP_Post $post, array $extra_term_ids = array() ) {
+		$urls = array( get_permalink( $post ), home_url( '/' ), get_feed_link( 'comments_rss2' ), home_url( '/wp-sitemap.xml' ) );
+		$page_for_posts = (int) get_option( 'page_for_posts' );
+		if ( $page_for_posts > 0 ) {
+			$urls[] = get_permalink( $page_for_posts );
+		}
+		$archive = get_post_type_archive_link( $post->post_type );
+		if ( $archive ) {
+			$urls[] = $archive;
+		}
+		foreach ( get_object_taxonomies( $post->post_type ) as $taxonomy ) {
+			if ( ! is_taxonomy_viewable( $taxonomy ) ) {
+				continue;
+			}
+			$terms = get_the_terms( $post, $taxonomy );
+			foreach ( is_array( $terms ) ? $terms : array() as $term ) {
+				$urls[] = get_term_link( $term );
+			}
+		}
+		foreach ( $extra_term_ids as $tt_id ) {
+			$term = get_term_by( 'term_taxonomy_id', (int) $tt_id );
+			if ( $term && is_taxonomy_viewable( $term->taxonomy ) ) {
+				$urls[] = get_term_link( $term );
+			}
+		}
+		if ( (int) $post->post_author > 0 ) {
+			$urls[] = get_author_posts_url( (int) $post->post_author );
+		}
+		$time = strtotime( (string) $post->post_date );
+		if ( false !== $time && $time > 0 ) {
+			$y      = (int) gmdate( 'Y', $time );
+			$m      = (int) gmdate( 'm', $time );
+			$urls[] = get_year_link( $y );
+			$urls[] = get_month_link( $y, $m );
+			$urls[] = get_day_link( $y, $m, (int) gmdate( 'd', $time ) );
+		}
+		/**
+		 * The URLs purged when a published post is edited (each with its pagination and feeds).
+		 *
+		 * @param string[] $urls
+		 * @param WP_Post  $post
+		 */
+		$urls = (array) apply_filters( 'shmcache_page_cache_post_urls', $urls, $post );
+		return array_values( array_unique( array_filter( $urls, 'is_string' ) ) );
+	}
+
+	/** Queues what a post change needs: its pages and archives, or the whole site. */
+	function shmcache_page_cache_queue_post_change( $action, WP_Post $post, $reason, array $extra_term_ids = array() ) {
+		if ( 'flush' === $action ) {
+			shmcache_page_cache_queue_purge( $reason );
+		} elseif ( 'post' === $action ) {
+			shmcache_page_cache_queue_purge_urls( shmcache_page_cache_post_urls( $post, $extra_term_ids ), $reason );
+		}
+	}
+
 	function shmcache_page_cache_on_transition_post_status( $new_status, $old_status, $post ) {
-		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, (string) $old_status, (string) $new_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
-			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: {$old_status} to {$new_status}" );
+		if ( $post instanceof WP_Post ) {
+			$action = shmcache_pc_post_change_action( $post->post_type, (string) $old_status, (string) $new_status, shmcache_page_cache_post_viewable( $post->post_type ) );
+			shmcache_page_cache_queue_post_change( $action, $post, "{$post->post_type} {$post->ID}: {$old_status} to {$new_status}" );
 		}
 	}
 
 	function shmcache_page_cache_on_save_post( $post_id, $post = null ) {
 		$post = $post instanceof WP_Post ? $post : get_post( $post_id );
-		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
-			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} saved" );
+		if ( $post instanceof WP_Post ) {
+			$action = shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) );
+			shmcache_page_cache_queue_post_change( $action, $post, "{$post->post_type} {$post->ID} saved" );
+		}
+	}
+
+	/** 'post_updated': the pages of the post as it was (its old permalink, author, date, ...). */
+	function shmcache_page_cache_on_post_updated( $post_id, $post_after, $post_before ) {
+		if ( $post_before instanceof WP_Post && $post_after instanceof WP_Post ) {
+			$action = shmcache_pc_post_change_action( $post_before->post_type, $post_before->post_status, $post_after->post_status, shmcache_page_cache_post_viewable( $post_before->post_type ) );
+			shmcache_page_cache_queue_post_change( $action, $post_before, "{$post_before->post_type} {$post_before->ID} updated" );
 		}
 	}
 
 	function shmcache_page_cache_on_deleted_post( $post_id, $post = null ) {
-		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, 'deleted', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+		if ( $post instanceof WP_Post && 'none' !== shmcache_pc_post_change_action( $post->post_type, $post->post_status, 'deleted', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
 			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} deleted" );
 		}
 	}
@@ -261,15 +379,31 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 			return;
 		}
 		$old = (string) get_post_meta( $post->ID, '_wp_trash_meta_status', true );
-		if ( 'flush' === shmcache_pc_post_change_action( $post->post_type, $old, 'trash', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
+		if ( 'none' !== shmcache_pc_post_change_action( $post->post_type, $old, 'trash', shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
 			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID} trashed" );
 		}
 	}
 
+	/** Whether this request renders a visitor's page (see shmcache_pc_is_front_end_view()). */
+	function shmcache_page_cache_during_view() {
+		return shmcache_pc_is_front_end_view(
+			array(
+				'sapi'   => PHP_SAPI,
+				'method' => isset( $_SERVER['REQUEST_METHOD'] ) ? (string) $_SERVER['REQUEST_METHOD'] : '',
+				'admin'  => is_admin(),
+				'ajax'   => wp_doing_ajax(),
+				'cron'   => wp_doing_cron(),
+				'rest'   => defined( 'REST_REQUEST' ) && REST_REQUEST,
+				'xmlrpc' => defined( 'XMLRPC_REQUEST' ) && XMLRPC_REQUEST,
+			)
+		);
+	}
+
 	function shmcache_page_cache_on_post_meta( $meta_ids, $object_id, $meta_key ) {
 		$post = get_post( $object_id );
-		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_meta_change_action( $meta_key, $post->post_type, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
-			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: meta {$meta_key}" );
+		if ( $post instanceof WP_Post ) {
+			$action = shmcache_pc_meta_change_action( $meta_key, $post->post_type, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ), shmcache_page_cache_during_view() );
+			shmcache_page_cache_queue_post_change( $action, $post, "{$post->post_type} {$post->ID}: meta {$meta_key}" );
 		}
 	}
 
@@ -282,8 +416,10 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 			return;
 		}
 		$post = get_post( $object_id );
-		if ( $post instanceof WP_Post && 'flush' === shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) ) ) {
-			shmcache_page_cache_queue_purge( "{$post->post_type} {$post->ID}: {$taxonomy} terms" );
+		if ( $post instanceof WP_Post ) {
+			$action = shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) );
+			// The archives of the terms it left change too.
+			shmcache_page_cache_queue_post_change( $action, $post, "{$post->post_type} {$post->ID}: {$taxonomy} terms", array_diff( $old, $new ) );
 		}
 	}
 
@@ -293,35 +429,47 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 		}
 	}
 
-	function shmcache_page_cache_on_comment_post( $comment_id, $approved ) {
-		if ( 'flush' === shmcache_pc_comment_change_action( '', (string) $approved ) ) {
-			shmcache_page_cache_queue_purge( "comment {$comment_id} posted" );
+	/**
+	 * Queues the pages a visible comment changes: those of its post (the comment, the counts in
+	 * the archives, the comment feeds). A comment on a post that is not public changes nothing.
+	 */
+	function shmcache_page_cache_queue_comment_change( $action, $comment, $reason ) {
+		if ( 'post' !== $action ) {
+			return;
 		}
+		$comment = is_object( $comment ) ? $comment : get_comment( $comment );
+		$post    = is_object( $comment ) && isset( $comment->comment_post_ID ) ? get_post( (int) $comment->comment_post_ID ) : null;
+		if ( ! $post instanceof WP_Post ) {
+			shmcache_page_cache_queue_purge( $reason ); // the post is unknown: the whole site
+			return;
+		}
+		$post_action = shmcache_pc_post_change_action( $post->post_type, $post->post_status, $post->post_status, shmcache_page_cache_post_viewable( $post->post_type ) );
+		shmcache_page_cache_queue_post_change( $post_action, $post, $reason );
+	}
+
+	function shmcache_page_cache_on_comment_post( $comment_id, $approved ) {
+		shmcache_page_cache_queue_comment_change( shmcache_pc_comment_change_action( '', (string) $approved ), $comment_id, "comment {$comment_id} posted" );
 	}
 
 	function shmcache_page_cache_on_transition_comment_status( $new_status, $old_status, $comment ) {
-		if ( 'flush' === shmcache_pc_comment_change_action( (string) $old_status, (string) $new_status ) ) {
-			$id = is_object( $comment ) && isset( $comment->comment_ID ) ? $comment->comment_ID : '?';
-			shmcache_page_cache_queue_purge( "comment {$id}: {$old_status} to {$new_status}" );
-		}
+		$id = is_object( $comment ) && isset( $comment->comment_ID ) ? $comment->comment_ID : '?';
+		shmcache_page_cache_queue_comment_change( shmcache_pc_comment_change_action( (string) $old_status, (string) $new_status ), $comment, "comment {$id}: {$old_status} to {$new_status}" );
 	}
 
 	function shmcache_page_cache_on_set_comment_status( $comment_id, $status ) {
-		if ( 'flush' === shmcache_pc_comment_change_action( '', (string) $status ) ) {
-			shmcache_page_cache_queue_purge( "comment {$comment_id}: {$status}" );
-		}
+		shmcache_page_cache_queue_comment_change( shmcache_pc_comment_change_action( '', (string) $status ), $comment_id, "comment {$comment_id}: {$status}" );
 	}
 
 	function shmcache_page_cache_on_edit_comment( $comment_id ) {
 		$comment = get_comment( $comment_id );
-		if ( $comment && 'flush' === shmcache_pc_comment_change_action( $comment->comment_approved, $comment->comment_approved ) ) {
-			shmcache_page_cache_queue_purge( "comment {$comment_id} edited" );
+		if ( $comment ) {
+			shmcache_page_cache_queue_comment_change( shmcache_pc_comment_change_action( $comment->comment_approved, $comment->comment_approved ), $comment, "comment {$comment_id} edited" );
 		}
 	}
 
 	function shmcache_page_cache_on_deleted_comment( $comment_id, $comment = null ) {
-		if ( is_object( $comment ) && 'flush' === shmcache_pc_comment_change_action( (string) $comment->comment_approved, 'deleted' ) ) {
-			shmcache_page_cache_queue_purge( "comment {$comment_id} deleted" );
+		if ( is_object( $comment ) ) {
+			shmcache_page_cache_queue_comment_change( shmcache_pc_comment_change_action( (string) $comment->comment_approved, 'deleted' ), $comment, "comment {$comment_id} deleted" );
 		}
 	}
 
@@ -368,6 +516,7 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 
 		add_action( 'transition_post_status', 'shmcache_page_cache_on_transition_post_status', 10, 3 );
 		add_action( 'save_post', 'shmcache_page_cache_on_save_post', 10, 2 );
+		add_action( 'post_updated', 'shmcache_page_cache_on_post_updated', 10, 3 );
 		add_action( 'deleted_post', 'shmcache_page_cache_on_deleted_post', 10, 2 );
 		add_action( 'trashed_post', 'shmcache_page_cache_on_trashed_post', 10, 1 );
 		add_action( 'edit_attachment', 'shmcache_page_cache_on_save_post', 10, 1 );
