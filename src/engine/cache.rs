@@ -1063,7 +1063,25 @@ impl Cache {
         let chosen = if preferred != 0 {
             preferred.trailing_zeros() as usize
         } else {
-            (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot")
+            let oldest = (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot");
+            // The oldest entry may be this very key: a rival insert's, published or pending
+            // since we looked the key up (a rival that retried reuses its first append, so its
+            // offset can be older than every neighbour's). The scan below skips the victim, so
+            // it must be judged here, by the same rules.
+            let theirs = words[oldest];
+            if word_tag(theirs) == probe.tag && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+                if !is_pending(theirs) {
+                    // Published: the retry finds it and updates it (or, for add, returns false).
+                    return false;
+                }
+                if word_offset(theirs & !PENDING, tail) < offset && !rival.presumed_dead(theirs) {
+                    rival.yielded(theirs);
+                    std::thread::yield_now();
+                    return false;
+                }
+                // A pending rival with a higher offset loses to us: claiming its slot clears it.
+            }
+            oldest
         };
         let (victim, old, victim_free) = (slot_of[chosen], words[chosen], free_slots & (1 << chosen) != 0);
         let pending = word | PENDING;
@@ -1350,6 +1368,16 @@ impl Cache {
             start_time: h.start_time,
             namespaces_used: self.namespaces().used(),
         }
+    }
+}
+
+/// Test/fuzz hooks (feature `fuzzing` only; nothing in the engine calls them).
+#[cfg(feature = "fuzzing")]
+impl Cache {
+    /// The two index buckets `key` may live in (slots `4 * bucket .. 4 * bucket + 4` of the
+    /// index area `Region::fuzz_layout` reports), so a test can fill exactly those buckets.
+    pub fn fuzz_candidate_buckets(&self, ns: &Namespace, key: &[u8]) -> [u64; 2] {
+        self.probe(ns, key).buckets
     }
 }
 
