@@ -524,10 +524,28 @@ class WP_Object_Cache {
 function wp_cache_init() {
 	$GLOBALS['wp_object_cache'] = new WP_Object_Cache();
 	if ( ! $GLOBALS['wp_object_cache']->persistent ) {
-		// Without shared memory this is only a per-request cache: transients must keep using
-		// the options table, exactly as without a drop-in.
-		wp_using_ext_object_cache( false );
+		shmcache_dropin_report_per_request_cache();
 	}
+}
+
+/**
+ * Without shared memory this is only a per-request cache: transients, network options and the
+ * cron lock must stay in the database, as without a drop-in, so core is told that no external
+ * cache is in use.
+ *
+ * Not before the multisite bootstrap is over, though: ms-settings.php starts the object cache a
+ * second time, and core then loads its own wp-includes/cache.php unless an external cache is
+ * reported. Its functions have the names of the ones above, so PHP would stop with a fatal
+ * "Cannot redeclare wp_cache_init()". On multisite the external cache is reported until
+ * 'ms_loaded', which fires right after that second start.
+ */
+function shmcache_dropin_report_per_request_cache() {
+	if ( ! is_multisite() || did_action( 'ms_loaded' ) ) {
+		wp_using_ext_object_cache( false );
+		return;
+	}
+	wp_using_ext_object_cache( true );
+	add_action( 'ms_loaded', 'shmcache_dropin_report_per_request_cache', PHP_INT_MIN );
 }
 
 function wp_cache_add( $key, $data, $group = '', $expire = 0 ) {
