@@ -41,6 +41,12 @@ function shmcache_dropin_unavailable_reason() {
 	return '';
 }
 
+/**
+ * Like core's class, dynamic properties are allowed and the private and protected ones are
+ * reachable from outside through the magic methods below: code written against core's cache
+ * (WordPress's own test suite among it) sets $wp_object_cache->cache, ->stats, ->group_ops, ...
+ */
+#[AllowDynamicProperties]
 class WP_Object_Cache {
 
 	/** Per-request values: [ group => [ key => value ] ]. */
@@ -85,6 +91,24 @@ class WP_Object_Cache {
 		} else {
 			$this->unavailable_reason = shmcache_dropin_unavailable_reason();
 		}
+	}
+
+	/** Reads any property, private ones included, as core's class allows. */
+	public function __get( $name ) {
+		return $this->$name;
+	}
+
+	/** Writes any property, private ones included, as core's class allows. */
+	public function __set( $name, $value ) {
+		return $this->$name = $value;
+	}
+
+	public function __isset( $name ) {
+		return isset( $this->$name );
+	}
+
+	public function __unset( $name ) {
+		unset( $this->$name );
 	}
 
 	/**
@@ -180,6 +204,27 @@ class WP_Object_Cache {
 	/** True when the value is in the per-request layer (array_key_exists: null counts). */
 	private function known( $key, $group ) {
 		return isset( $this->cache[ $group ] ) && ( isset( $this->cache[ $group ][ $key ] ) || array_key_exists( $key, $this->cache[ $group ] ) );
+	}
+
+	/**
+	 * Core's name for "is this key cached": $key as stored (blog prefix included, as core's
+	 * callers pass it). Looks in this request's layer, then in shared memory.
+	 */
+	protected function _exists( $key, $group ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$key = (string) $key;
+		if ( $this->known( $key, $group ) ) {
+			return true;
+		}
+		if ( ! $this->persists( $group ) ) {
+			return false;
+		}
+		if ( strlen( $key ) > 4000 ) {
+			$key = 'md5:' . md5( $key ) . ':' . strlen( $key );
+		}
+		return $this->space( $group )->exists( $key );
 	}
 
 	public function add( $key, $data, $group = 'default', $expire = 0 ) {
@@ -391,8 +436,9 @@ class WP_Object_Cache {
 	}
 
 	/**
-	 * incr/decr as core does them (missing → false, non-numeric counts as 0, never below 0),
-	 * atomic across workers once the stored value is an integer.
+	 * incr/decr as core does them (missing → false, a non-numeric value counts as 0, a numeric
+	 * string or a float is added to as PHP adds, never below 0), atomic across workers once the
+	 * stored value is an integer.
 	 */
 	private function change( $key, $offset, $group ) {
 		$this->calls++;
@@ -404,8 +450,7 @@ class WP_Object_Cache {
 			if ( ! $this->known( $id, $group ) ) {
 				return false;
 			}
-			$current = $this->cache[ $group ][ $id ];
-			$value   = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
+			$value = self::changed( $this->cache[ $group ][ $id ], $offset );
 			$this->remember( $id, $group, $value );
 			return $value;
 		}
@@ -434,14 +479,20 @@ class WP_Object_Cache {
 			if ( is_int( $current ) ) {
 				continue; // It became an integer between the two calls.
 			}
-			$value = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
-			// Convert to an integer once; later calls are atomic increments.
+			$value = self::changed( $current, $offset );
+			// An integer from now on (unless a float): later calls are atomic increments.
 			if ( $space->replace( $id, $value ) ) {
 				$this->remember( $id, $group, $value );
 				return $value;
 			}
 		}
 		return false;
+	}
+
+	/** Core's arithmetic of incr/decr on a value that is not (yet) an integer. */
+	private static function changed( $current, $offset ) {
+		$value = ( is_numeric( $current ) ? $current : 0 ) + $offset;
+		return $value < 0 ? 0 : $value;
 	}
 
 	public function flush() {

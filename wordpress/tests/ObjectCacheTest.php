@@ -164,6 +164,76 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( 11, wp_cache_get( 'ns', '', true ), 'force reads shared memory' );
 	}
 
+	/** [ stored value, incr or decr, offset, what core's class returns ] */
+	public function non_int_counters() {
+		return array(
+			'float'                 => array( 1.5, 'incr', 1, 2.5 ),
+			'float string'          => array( '1.5', 'incr', 1, 2.5 ),
+			'exponent string'       => array( '1e2', 'incr', 1, 101.0 ),
+			'int string'            => array( '12', 'incr', 1, 13 ),
+			'padded int string'     => array( ' 7', 'incr', 2, 9 ),
+			'float decr below zero' => array( 0.5, 'decr', 1, 0 ),
+			'float decr'            => array( 3.75, 'decr', 1, 2.75 ),
+			'non-numeric string'    => array( 'abc', 'incr', 3, 3 ),
+			'array'                 => array( array( 5 ), 'incr', 2, 2 ),
+			'null'                  => array( null, 'incr', 1, 1 ),
+			'true'                  => array( true, 'decr', 1, 0 ),
+		);
+	}
+
+	/** @dataProvider non_int_counters */
+	public function test_incr_and_decr_of_values_that_are_not_ints_follow_core( $stored, $op, $offset, $expected ) {
+		$change = 'wp_cache_' . $op;
+		wp_cache_set( 'c', $stored, 'counters' );
+		$this->assertSame( $expected, $change( 'c', $offset, 'counters' ), 'shared memory' );
+		$this->assertSame( $expected, wp_cache_get( 'c', 'counters' ) );
+		$this->assertSame( $expected, $this->next_request()->get( 'c', 'counters' ), 'the result reached shared memory' );
+		wp_cache_add_non_persistent_groups( array( 'local-counters' ) );
+		wp_cache_set( 'c', $stored, 'local-counters' );
+		$this->assertSame( $expected, $change( 'c', $offset, 'local-counters' ), 'request only' );
+		$this->assertSame( $expected, wp_cache_get( 'c', 'local-counters' ) );
+	}
+
+	public function test_private_and_dynamic_properties_are_reachable_like_core() {
+		$cache = $this->next_request();
+		$cache->set( 'k', 'v', 'props' );
+		$this->assertSame( array( 'k' => 'v' ), $cache->cache['props'], 'the private request layer is readable' );
+		// What WordPress's own test bootstrap does between tests.
+		$cache->group_ops      = array();
+		$cache->stats          = array();
+		$cache->memcache_debug = array();
+		$cache->cache          = array();
+		$this->assertSame( array(), $cache->cache );
+		$this->assertSame( array(), $cache->group_ops );
+		$this->assertSame( 'v', $cache->get( 'k', 'props' ), 'still in shared memory' );
+		$cache->add_global_groups( array( 'props-global' ) );
+		$this->assertTrue( isset( $cache->global_groups['props-global'] ) );
+		$this->assertTrue( isset( $cache->memcache_debug ) );
+		unset( $cache->memcache_debug );
+		$this->assertFalse( isset( $cache->memcache_debug ) );
+		$this->assertFalse( isset( $cache->no_such_property ) );
+	}
+
+	public function test__exists_looks_in_the_request_and_in_shared_memory() {
+		$cache  = $this->next_request();
+		$exists = Closure::bind(
+			function ( $key, $group ) {
+				return $this->_exists( $key, $group );
+			},
+			$cache,
+			WP_Object_Cache::class
+		);
+		$this->assertFalse( $exists( 'e', 'exists' ) );
+		wp_cache_set( 'e', null, 'exists' );
+		$this->assertTrue( $exists( 'e', 'exists' ), 'a stored null, in shared memory only' );
+		$cache->add_non_persistent_groups( array( 'exists-local' ) );
+		$cache->set( 'l', false, 'exists-local' );
+		$this->assertTrue( $exists( 'l', 'exists-local' ) );
+		$this->assertFalse( $exists( 'l', 'exists' ) );
+		wp_cache_delete( 'e', 'exists' );
+		$this->assertFalse( $exists( 'e', 'exists' ) );
+	}
+
 	public function test_get_and_set_multiple() {
 		$this->assertSame( array( 'a' => true, 'b' => true ), wp_cache_set_multiple( array( 'a' => 1, 'b' => false ), 'm' ) );
 		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), wp_cache_get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
