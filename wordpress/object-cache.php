@@ -65,6 +65,13 @@ class WP_Object_Cache {
 	/** Why $persistent is false. */
 	public $unavailable_reason = '';
 
+	/**
+	 * Values the extension refused in this request (too large for the value ring, or holding a
+	 * closure or a resource): how many, and "group:key" => why. They are kept for the request.
+	 */
+	public $refused = 0;
+	public $refused_keys = array();
+
 	protected $global_groups = array();
 	protected $non_persistent_groups = array();
 
@@ -245,12 +252,78 @@ class WP_Object_Cache {
 		$data = self::copy( $data );
 		if ( $this->persists( $group ) ) {
 			// Atomic across workers: exactly one concurrent add wins.
-			if ( ! $this->space( $group )->add( $id, $data, max( 0, (int) $expire ) ) ) {
+			$stored = $this->store( 'add', $id, $group, $data, $expire );
+			if ( false === $stored || ( null === $stored && $this->space( $group )->exists( $id ) ) ) {
 				return false;
 			}
 		}
 		$this->remember( $id, $group, $data );
 		return true;
+	}
+
+	/**
+	 * set/add/replace in shared memory. True: stored; false: not stored by the operation's own
+	 * rule (add: the key is live; replace: it is not; set: contention); null: the value was
+	 * refused (too large for the value ring, or a closure or resource that cannot be
+	 * serialized). A refusal never reaches the caller as a warning or an exception.
+	 */
+	private function store( $operation, $id, $group, $data, $expire ) {
+		error_clear_last();
+		try {
+			$stored = @$this->space( $group )->$operation( $id, $data, max( 0, (int) $expire ) );
+		} catch ( \Throwable $e ) {
+			$this->refuse( $id, $group, $e->getMessage() );
+			return null;
+		}
+		if ( $stored ) {
+			return true;
+		}
+		$error = error_get_last();
+		if ( $error && false !== strpos( $error['message'], 'too large' ) ) {
+			$this->refuse( $id, $group, $error['message'] );
+			return null;
+		}
+		return false;
+	}
+
+	/**
+	 * Counts a refused value and records it in shared memory for the plugin's Tools page, which
+	 * names the key and the setting to raise. The PHP error log gets one line per key and day.
+	 */
+	private function refuse( $id, $group, $reason ) {
+		$this->refused++;
+		$name = $group . ':' . ( strlen( $id ) > 200 ? substr( $id, 0, 200 ) . '...' : $id );
+		if ( isset( $this->refused_keys[ $name ] ) ) {
+			return;
+		}
+		$this->refused_keys[ $name ] = $reason;
+		$log = new ShmCache( $this->salt . '|refused' );
+		$record = array(
+			'group'   => (string) $group,
+			'key'     => substr( $name, strlen( $group ) + 1 ),
+			'reason'  => $reason,
+			'setting' => false !== strpos( $reason, 'too large' ) ? 'shmcache.values_memory_size' : '',
+			'time'    => time(),
+		);
+		if ( ! @$log->add( md5( $name ), $record, 86400 ) ) {
+			return; // Already recorded (and logged) today.
+		}
+		$index = $log->get( 'index' );
+		$index = is_array( $index ) ? $index : array();
+		array_unshift( $index, md5( $name ) );
+		@$log->set( 'index', array_slice( array_unique( $index ), 0, 50 ) );
+		error_log( sprintf( 'shmcache object cache: %s not kept in shared memory (%s); this request keeps it, the next one rebuilds it', $name, $reason ) );
+	}
+
+	/** The values refused in the last day, newest first (see refuse()). */
+	public function refused_values() {
+		if ( ! $this->persistent ) {
+			return array();
+		}
+		$log    = new ShmCache( $this->salt . '|refused' );
+		$index  = $log->get( 'index' );
+		$values = $log->getMulti( is_array( $index ) ? $index : array() );
+		return array_values( array_filter( $values, 'is_array' ) );
 	}
 
 	public function add_multiple( array $data, $group = '', $expire = 0 ) {
@@ -272,8 +345,13 @@ class WP_Object_Cache {
 		$id   = $this->stored_key( $key, $group );
 		$data = self::copy( $data );
 		if ( $this->persists( $group ) ) {
-			if ( ! $this->space( $group )->replace( $id, $data, max( 0, (int) $expire ) ) ) {
+			$stored = $this->store( 'replace', $id, $group, $data, $expire );
+			if ( false === $stored ) {
 				unset( $this->cache[ $group ][ $id ] );
+				return false;
+			}
+			// Refused: the entry it replaces must not outlive it; replaced if there was one.
+			if ( null === $stored && ! $this->space( $group )->delete( $id ) && ! $this->known( $id, $group ) ) {
 				return false;
 			}
 		} elseif ( ! $this->known( $id, $group ) ) {
@@ -293,11 +371,10 @@ class WP_Object_Cache {
 		}
 		$id   = $this->stored_key( $key, $group );
 		$data = self::copy( $data );
-		if ( $this->persists( $group ) && ! $this->space( $group )->set( $id, $data, max( 0, (int) $expire ) ) ) {
-			// Not stored (e.g. too large for the ring): keep no stale copy anywhere.
+		if ( $this->persists( $group ) && true !== $this->store( 'set', $id, $group, $data, $expire ) ) {
+			// Not stored: the older entry must not come back in the next request. This request
+			// keeps its value, as core's cache would.
 			$this->space( $group )->delete( $id );
-			unset( $this->cache[ $group ][ $id ] );
-			return false;
 		}
 		$this->remember( $id, $group, $data );
 		return true;

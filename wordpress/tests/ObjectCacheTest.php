@@ -368,6 +368,112 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( 'blog 2', $cache->get( 'k', 'posts' ) );
 	}
 
+	/** A value the extension refuses, of each kind. */
+	private static function refused_value( $kind ) {
+		static $too_large = null;
+		switch ( $kind ) {
+			case 'too large':
+				// Random bytes do not compress: one byte more than the ring takes.
+				return $too_large ?? ( $too_large = random_bytes( shmcache_info()['max_value_size'] + 1 ) );
+			case 'closure in an object':
+				$o    = new stdClass();
+				$o->f = static function () {
+					return 1;
+				};
+				return $o;
+			default:
+				return array( 'handle' => fopen( 'php://memory', 'r' ) );
+		}
+	}
+
+	public function refused_kinds() {
+		return array( 'too large' => array( 'too large' ), 'closure in an object' => array( 'closure in an object' ), 'resource in an array' => array( 'resource' ) );
+	}
+
+	/** @dataProvider refused_kinds */
+	public function test_a_refused_value_never_throws_and_stays_for_the_request( $kind ) {
+		global $wp_object_cache;
+		$value   = self::refused_value( $kind );
+		$refused = $wp_object_cache->refused;
+		wp_cache_set( 'r', 'older', 'refused' );
+		$this->assertTrue( wp_cache_set( 'r', $value, 'refused' ), 'set returns true, as core does' );
+		$this->assertEquals( $value, wp_cache_get( 'r', 'refused', false, $found ) );
+		$this->assertTrue( $found );
+		$this->assertFalse( $this->next_request()->get( 'r', 'refused' ), 'the older value does not come back' );
+		$this->assertSame( $refused + 1, $wp_object_cache->refused );
+		$this->assertArrayHasKey( 'refused:r', $wp_object_cache->refused_keys );
+
+		$this->assertTrue( wp_cache_add( 'a', $value, 'refused' ), 'add of an absent key succeeds' );
+		$this->assertEquals( $value, wp_cache_get( 'a', 'refused' ) );
+		$this->assertFalse( wp_cache_add( 'a', 'again', 'refused' ) );
+		wp_cache_set( 'live', 'in shared memory', 'refused' );
+		$other = $this->next_request();
+		$this->assertFalse( $other->add( 'live', $value, 'refused' ), 'add of a live key fails' );
+		$this->assertSame( 'in shared memory', $other->get( 'live', 'refused' ) );
+
+		$this->assertTrue( $other->replace( 'live', $value, 'refused' ), 'replace of a live key succeeds' );
+		$this->assertEquals( $value, $other->get( 'live', 'refused' ) );
+		$this->assertFalse( $this->next_request()->get( 'live', 'refused' ), 'the replaced value does not come back' );
+		$this->assertFalse( $this->next_request()->replace( 'absent', $value, 'refused' ), 'replace of an absent key fails' );
+		$this->assertSame( array( 'absent' => true ), $this->next_request()->set_multiple( array( 'absent' => $value ), 'refused' ) );
+	}
+
+	public function test_a_refused_key_is_logged_once_and_recorded_for_the_tools_page() {
+		$log      = tempnam( sys_get_temp_dir(), 'shmcache-log' );
+		$previous = ini_set( 'error_log', $log );
+		$key      = 'logged-' . uniqid();
+		try {
+			$first = $this->next_request();
+			$first->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$first->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$this->next_request()->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$this->next_request()->set( $key . '-closure', self::refused_value( 'closure in an object' ), 'refused' );
+		} finally {
+			ini_set( 'error_log', $previous );
+		}
+		$lines = file( $log, FILE_IGNORE_NEW_LINES );
+		unlink( $log );
+		$this->assertCount( 2, $lines, 'one line per refused key' );
+		$this->assertStringContainsString( "refused:$key not kept in shared memory", $lines[0] );
+		$this->assertStringContainsString( 'raise shmcache.values_memory_size', $lines[0] );
+		$this->assertSame( 2, $first->refused, 'each refusal is counted' );
+		$recorded = array();
+		foreach ( $this->next_request()->refused_values() as $r ) {
+			$recorded[ $r['key'] ] = $r;
+		}
+		$this->assertSame( 'refused', $recorded[ $key ]['group'] );
+		$this->assertSame( 'shmcache.values_memory_size', $recorded[ $key ]['setting'] );
+		$this->assertSame( '', $recorded[ $key . '-closure' ]['setting'] );
+		$this->assertStringContainsString( 'Closure', $recorded[ $key . '-closure' ]['reason'] );
+	}
+
+	/**
+	 * Autoloaded options too large for shared memory: each request loads them with one query,
+	 * as without a drop-in, and every get_option() after that is answered from the request.
+	 */
+	public function test_alloptions_too_large_for_shared_memory_cost_one_query_per_request() {
+		global $wpdb;
+		$max = shmcache_info()['max_value_size'];
+		$this->assertLessThan( 4 << 20, $max, 'needs a small value ring (scripts/test-wordpress.sh gives -d shmcache.values_memory_size=8M)' );
+		$saved = $GLOBALS['wp_object_cache'];
+		add_option( 'shmcache_test_huge', base64_encode( random_bytes( $max ) ), '', 'yes' );
+		try {
+			foreach ( array( 'first request', 'second request' ) as $request ) {
+				$GLOBALS['wp_object_cache'] = $this->next_request();
+				$queries                    = $wpdb->num_queries;
+				$this->assertSame( 'shmcache WP Stack', get_option( 'blogname' ), $request );
+				get_option( 'siteurl' );
+				$this->assertSame( 4 * (int) ceil( $max / 3 ), strlen( get_option( 'shmcache_test_huge' ) ) );
+				get_option( 'home' );
+				$this->assertSame( $queries + 1, $wpdb->num_queries, "$request: one query loads the autoloaded options" );
+				$this->assertArrayHasKey( 'options:alloptions', $GLOBALS['wp_object_cache']->refused_keys );
+			}
+		} finally {
+			$GLOBALS['wp_object_cache'] = $saved;
+			delete_option( 'shmcache_test_huge' );
+		}
+	}
+
 	public function test_supports_lists_what_is_implemented() {
 		foreach ( array( 'add_multiple', 'set_multiple', 'get_multiple', 'delete_multiple', 'flush_runtime', 'flush_group' ) as $feature ) {
 			$this->assertTrue( wp_cache_supports( $feature ), $feature );
