@@ -268,22 +268,30 @@ class WP_Object_Cache {
 	 * serialized). A refusal never reaches the caller as a warning or an exception.
 	 */
 	private function store( $operation, $id, $group, $data, $expire ) {
-		error_clear_last();
 		try {
-			$stored = @$this->space( $group )->$operation( $id, $data, max( 0, (int) $expire ) );
+			if ( @$this->space( $group )->$operation( $id, $data, max( 0, (int) $expire ) ) ) {
+				return true;
+			}
 		} catch ( \Throwable $e ) {
 			$this->refuse( $id, $group, $e->getMessage() );
 			return null;
 		}
-		if ( $stored ) {
-			return true;
-		}
+		return $this->refused_as_too_large( $id, $group ) ? null : false;
+	}
+
+	/**
+	 * After a write that returned false: whether it was because the value is too large (the
+	 * extension's warning, silenced by @, is still the last error). Cleared once seen, so an
+	 * older one is never taken for a later failure's reason.
+	 */
+	private function refused_as_too_large( $id, $group ) {
 		$error = error_get_last();
-		if ( $error && false !== strpos( $error['message'], 'too large' ) ) {
-			$this->refuse( $id, $group, $error['message'] );
-			return null;
+		if ( ! $error || 0 !== strpos( $error['message'], 'ShmCache::' ) || false === strpos( $error['message'], 'too large' ) ) {
+			return false;
 		}
-		return false;
+		error_clear_last();
+		$this->refuse( $id, $group, $error['message'] );
+		return true;
 	}
 
 	/**
@@ -371,10 +379,21 @@ class WP_Object_Cache {
 		}
 		$id   = $this->stored_key( $key, $group );
 		$data = self::copy( $data );
-		if ( $this->persists( $group ) && true !== $this->store( 'set', $id, $group, $data, $expire ) ) {
-			// Not stored: the older entry must not come back in the next request. This request
-			// keeps its value, as core's cache would.
-			$this->space( $group )->delete( $id );
+		if ( $this->persists( $group ) ) {
+			// store(), inline: sets are frequent enough for a call to count.
+			$space = $this->space( $group );
+			try {
+				$stored = @$space->set( $id, $data, $expire > 0 ? (int) $expire : 0 );
+			} catch ( \Throwable $e ) {
+				$stored = false;
+				$this->refuse( $id, $group, $e->getMessage() );
+			}
+			if ( ! $stored ) {
+				// Not stored: the older entry must not come back in the next request. This
+				// request keeps its value, as core's cache would.
+				$this->refused_as_too_large( $id, $group );
+				$space->delete( $id );
+			}
 		}
 		$this->remember( $id, $group, $data );
 		return true;
