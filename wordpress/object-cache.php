@@ -72,6 +72,13 @@ class WP_Object_Cache {
 	public $refused = 0;
 	public $refused_keys = array();
 
+	/** Lookups that went to shared memory: found there, and not (see info()). */
+	private $shared_hits   = 0;
+	private $shared_misses = 0;
+
+	/** SHMCACHE_MAXTTL: the longest a value stays in shared memory, in seconds (0: no limit). */
+	private $max_ttl = 0;
+
 	protected $global_groups = array();
 	protected $non_persistent_groups = array();
 
@@ -98,6 +105,21 @@ class WP_Object_Cache {
 		} else {
 			$this->unavailable_reason = shmcache_dropin_unavailable_reason();
 		}
+		if ( defined( 'SHMCACHE_IGNORED_GROUPS' ) && is_array( SHMCACHE_IGNORED_GROUPS ) ) {
+			$this->add_non_persistent_groups( SHMCACHE_IGNORED_GROUPS );
+		}
+		if ( defined( 'SHMCACHE_MAXTTL' ) && (int) SHMCACHE_MAXTTL > 0 ) {
+			$this->max_ttl = (int) SHMCACHE_MAXTTL;
+		}
+	}
+
+	/** The TTL given to shared memory: never negative, and at most SHMCACHE_MAXTTL when set. */
+	private function ttl( $expire ) {
+		$ttl = $expire > 0 ? (int) $expire : 0;
+		if ( $this->max_ttl > 0 && ( 0 === $ttl || $ttl > $this->max_ttl ) ) {
+			return $this->max_ttl;
+		}
+		return $ttl;
 	}
 
 	/** Reads any property, private ones included, as core's class allows. */
@@ -269,7 +291,7 @@ class WP_Object_Cache {
 	 */
 	private function store( $operation, $id, $group, $data, $expire ) {
 		try {
-			if ( @$this->space( $group )->$operation( $id, $data, max( 0, (int) $expire ) ) ) {
+			if ( @$this->space( $group )->$operation( $id, $data, $this->ttl( $expire ) ) ) {
 				return true;
 			}
 		} catch ( \Throwable $e ) {
@@ -383,7 +405,7 @@ class WP_Object_Cache {
 			// store(), inline: sets are frequent enough for a call to count.
 			$space = $this->space( $group );
 			try {
-				$stored = @$space->set( $id, $data, $expire > 0 ? (int) $expire : 0 );
+				$stored = @$space->set( $id, $data, $this->max_ttl > 0 ? $this->ttl( $expire ) : ( $expire > 0 ? (int) $expire : 0 ) );
 			} catch ( \Throwable $e ) {
 				$stored = false;
 				$this->refuse( $id, $group, $e->getMessage() );
@@ -437,9 +459,11 @@ class WP_Object_Cache {
 			if ( $hit ) {
 				$found = true;
 				$this->cache_hits++;
+				$this->shared_hits++;
 				$this->remember( $id, $group, $value );
 				return self::copy( $value );
 			}
+			$this->shared_misses++;
 		}
 		$found = false;
 		$this->cache_misses++;
@@ -480,12 +504,14 @@ class WP_Object_Cache {
 			$this->calls += count( $callers );
 			if ( array_key_exists( $id, $found ) ) {
 				$this->cache_hits += count( $callers );
+				$this->shared_hits++;
 				$this->remember( (string) $id, $group, $found[ $id ] );
 				foreach ( $callers as $key ) {
 					$values[ $key ] = self::copy( $found[ $id ] );
 				}
 			} else {
 				$this->cache_misses += count( $callers );
+				$this->shared_misses++;
 			}
 		}
 		return $values;
@@ -637,6 +663,42 @@ class WP_Object_Cache {
 	public function switch_to_blog( $blog_id ) {
 		$blog_id           = (int) $blog_id;
 		$this->blog_prefix = $this->multisite ? $blog_id . ':' : '';
+	}
+
+	/**
+	 * What this cache did in this request, and where it keeps values:
+	 *   backend        'shmcache' (shared memory) or 'per-request'; reason: why not shmcache
+	 *   hits, misses   get() and get_multiple() lookups, as core counts them
+	 *   request_hits   hits answered by this request's own layer
+	 *   shared_hits    hits read from shared memory (one per key, once per request normally)
+	 *   shared_misses  lookups that went to shared memory and found nothing
+	 *   refused        values shared memory refused (see refuse())
+	 *   region         the shared region: SAPI and sizes (null on the per-request fallback)
+	 *   salt, max_ttl, ignored_groups: the settings in force
+	 */
+	public function info() {
+		$region = null;
+		if ( $this->persistent && function_exists( 'shmcache_info' ) ) {
+			$all    = shmcache_info();
+			$region = array();
+			foreach ( array( 'sapi', 'keys_memory_size', 'values_memory_size', 'max_value_size', 'version' ) as $field ) {
+				$region[ $field ] = isset( $all[ $field ] ) ? $all[ $field ] : null;
+			}
+		}
+		return array(
+			'backend'        => $this->persistent ? 'shmcache' : 'per-request',
+			'reason'         => $this->unavailable_reason,
+			'hits'           => $this->cache_hits,
+			'misses'         => $this->cache_misses,
+			'request_hits'   => $this->cache_hits - $this->shared_hits,
+			'shared_hits'    => $this->shared_hits,
+			'shared_misses'  => $this->shared_misses,
+			'refused'        => $this->refused,
+			'region'         => $region,
+			'salt'           => $this->salt,
+			'max_ttl'        => $this->max_ttl,
+			'ignored_groups' => defined( 'SHMCACHE_IGNORED_GROUPS' ) && is_array( SHMCACHE_IGNORED_GROUPS ) ? array_values( SHMCACHE_IGNORED_GROUPS ) : array(),
+		);
 	}
 
 	/** Entries of this request's layer per group. */

@@ -474,6 +474,79 @@ final class ObjectCacheTest extends TestCase {
 		}
 	}
 
+	public function test_info_splits_hits_between_the_request_and_shared_memory() {
+		wp_cache_set( 'i1', 'v', 'info' );
+		wp_cache_set( 'i2', 'w', 'info' );
+		$cache = $this->next_request();
+		$cache->add_non_persistent_groups( array( 'info-local' ) );
+		$cache->get( 'i1', 'info' );
+		$cache->get( 'i1', 'info' );
+		$cache->get( 'i1', 'info' );
+		$cache->get_multiple( array( 'i2', 'missing' ), 'info' );
+		$cache->get( 'nope', 'info' );
+		$cache->get( 'x', 'info-local' );
+		$info = $cache->info();
+		$this->assertSame( 'shmcache', $info['backend'] );
+		$this->assertSame( 4, $info['hits'] );
+		$this->assertSame( 3, $info['misses'] );
+		$this->assertSame( 2, $info['shared_hits'], 'i1 once, i2' );
+		$this->assertSame( 2, $info['request_hits'], 'i1 twice again' );
+		$this->assertSame( 2, $info['shared_misses'], 'missing, nope; not the request-only group' );
+		$this->assertSame( 0, $info['refused'] );
+		$this->assertSame( shmcache_info()['max_value_size'], $info['region']['max_value_size'] );
+		$this->assertSame( 'cli', $info['region']['sapi'] );
+		$this->assertSame( WP_Object_Cache::site_salt(), $info['salt'] );
+	}
+
+	/** Runs PHP code in a new CLI process with the site loaded after the given defines. */
+	private static function run_php( $defines, $code ) {
+		$script = tempnam( sys_get_temp_dir(), 'shmcache-test' );
+		file_put_contents( $script, '<?php ' . $defines . ' require ' . var_export( __DIR__ . '/bootstrap-wp.php', true ) . '; ' . $code );
+		$so  = dirname( __DIR__, 2 ) . '/target/release/libshmcache.so';
+		$out = shell_exec( escapeshellarg( PHP_BINARY ) . ' -d extension=' . escapeshellarg( $so ) . ' -d shmcache.enable_cli=1 ' . escapeshellarg( $script ) . ' 2>&1' );
+		unlink( $script );
+		return json_decode( (string) $out, true ) ?? $out;
+	}
+
+	public function test_maxttl_caps_every_ttl_and_ignored_groups_stay_in_the_request() {
+		$got = self::run_php(
+			"define( 'SHMCACHE_MAXTTL', 1 ); define( 'SHMCACHE_IGNORED_GROUPS', array( 'ignored-a', 'ignored-b' ) );",
+			'wp_cache_set( "forever", "v", "g" );
+			wp_cache_set( "hour", "v", "g", 3600 );
+			wp_cache_add( "added", "v", "g" );
+			wp_cache_set( "k", "in the request", "ignored-b" );
+			$next = new WP_Object_Cache();
+			$before = array( $next->get( "forever", "g" ), $next->get( "k", "ignored-b" ), wp_cache_get( "k", "ignored-b" ) );
+			sleep( 2 );
+			$later = new WP_Object_Cache();
+			echo json_encode( array( $before, array( $later->get( "forever", "g" ), $later->get( "hour", "g" ), $later->get( "added", "g" ) ), $later->info()["max_ttl"], $later->info()["ignored_groups"] ) );'
+		);
+		$this->assertSame(
+			array( array( 'v', false, 'in the request' ), array( false, false, false ), 1, array( 'ignored-a', 'ignored-b' ) ),
+			$got
+		);
+	}
+
+	public function test_info_on_the_fallback() {
+		$got = self::run_php(
+			"define( 'SHMCACHE_DISABLE', true );",
+			'$before = $GLOBALS["wp_object_cache"]->info();
+			wp_cache_set( "k", "v" );
+			wp_cache_get( "k" );
+			wp_cache_get( "absent" );
+			echo json_encode( array( $before, $GLOBALS["wp_object_cache"]->info() ) );'
+		);
+		[ $before, $after ] = $got;
+		$this->assertSame( 'per-request', $after['backend'] );
+		$this->assertSame( 'SHMCACHE_DISABLE is set in wp-config.php', $after['reason'] );
+		$this->assertNull( $after['region'] );
+		$counts = static function ( $info ) {
+			return array( $info['hits'], $info['misses'], $info['request_hits'], $info['shared_hits'], $info['shared_misses'] );
+		};
+		$this->assertSame( array( 0, 0 ), array( $before['shared_hits'], $before['shared_misses'] ), 'WordPress loaded without shared memory' );
+		$this->assertSame( array( 1, 1, 1, 0, 0 ), array_map( static fn ( $a, $b ) => $a - $b, $counts( $after ), $counts( $before ) ) );
+	}
+
 	public function test_supports_lists_what_is_implemented() {
 		foreach ( array( 'add_multiple', 'set_multiple', 'get_multiple', 'delete_multiple', 'flush_runtime', 'flush_group' ) as $feature ) {
 			$this->assertTrue( wp_cache_supports( $feature ), $feature );
