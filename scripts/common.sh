@@ -59,13 +59,15 @@ check() {
 }
 
 # `phpunit_counted LABEL OUTFILE PHPUNIT-ARGS...` runs Debian's PHPUnit against the harness site
-# (WP_STACK_HOST) with the extension loaded, keeps its output in OUTFILE (shown when something
-# fails), and counts each test in $passed / $failed; a run that reports nothing counts as failed.
+# (WP_STACK_HOST) with the extension loaded (and the php settings in PHPUNIT_PHP_ARGS), keeps its
+# output in OUTFILE (shown when something fails), and counts each test in $passed / $failed; a
+# run that reports nothing counts as failed.
 phpunit_counted() {
   local label=$1 out=$2
   shift 2
   set +e
-  WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 /usr/bin/phpunit "$@" >"$out" 2>&1
+  # shellcheck disable=SC2086 # PHPUNIT_PHP_ARGS: extra php -d settings, split on spaces
+  WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 ${PHPUNIT_PHP_ARGS:-} /usr/bin/phpunit "$@" >"$out" 2>&1
   set -e
   if grep -qE '^OK \(([0-9]+) tests?' "$out"; then
     local n

@@ -6,6 +6,8 @@
 #      queries per page drop (the numbers are printed), a value written through one worker is
 #      read by another, no PHP errors in the logs, and without the extension the site still
 #      works on a per-request cache.
+#   3. Autoloaded options too large for the value ring (PHP-FPM with a 1M ring): the same pages,
+#      never more queries than without the drop-in, no PHP warning, one log line.
 # Prints PASS/FAIL per check and ends with "N passed, N failed".
 source "$(dirname "$0")/wp-stack.sh"
 
@@ -19,7 +21,9 @@ WP_STACK_SHMCACHE=1 wp_stack_start
 # ------------------------------------------------------------------------------------ PHPUnit
 log "PHPUnit against the real site, drop-in on"
 wp_stack_dropin on
-phpunit_counted "PHPUnit" "$WORK/phpunit.txt" -c "$ROOT/wordpress/tests/phpunit.xml"
+# An 8M value ring (2 MB values at most): the tests of refused values need values the ring
+# cannot take, and the database must still accept them as options (max_allowed_packet).
+PHPUNIT_PHP_ARGS="-d shmcache.values_memory_size=8M" phpunit_counted "PHPUnit" "$WORK/phpunit.txt" -c "$ROOT/wordpress/tests/phpunit.xml"
 
 # -------------------------------------------------------------------------------- end to end
 single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
@@ -127,8 +131,46 @@ clean_logs() {
 }
 check "no PHP errors, warnings, notices or deprecations in the FPM and debug logs" clean_logs
 
+# ----------------------------------------------- alloptions too large for the value ring
+log "alloptions too large for shared memory: PHP-FPM with a 1M value ring (values up to 256 KB)"
+WP_STACK_FPM_ARGS="-d shmcache.values_memory_size=1M" wp_stack_start
+wp_stack_eval 'add_option("shmcache_e2e_huge", base64_encode(random_bytes(300000)), "", "yes");'
+fpm_log_start=$(stat -c %s "$WP_STACK_FPM_LOG" 2>/dev/null || echo 0)
+debug_log_start=$(stat -c %s "$WP_STACK_DEBUG_LOG" 2>/dev/null || echo 0)
+wp_stack_dropin off
+for p in "${PAGES[@]}"; do fetch "hugebase$(page_name "$p")" "$p"; done
+wp_stack_dropin on
+wp_stack_flush >/dev/null
+for p in "${PAGES[@]}"; do fetch "hugecold$(page_name "$p")" "$p"; done
+for p in "${PAGES[@]}"; do fetch "hugewarm$(page_name "$p")" "$p"; done
+huge_alloptions_ok() {
+  local p n b w
+  for p in "${PAGES[@]}"; do
+    n=$(page_name "$p")
+    [ "$(cat "$WORK/hugewarm$n.status")" = 200 ] || { echo "  $p: HTTP $(cat "$WORK/hugewarm$n.status")"; return 1; }
+    cmp -s "$WORK/hugebase$n.body" "$WORK/hugewarm$n.body" || { echo "  $p differs from the page without the drop-in"; return 1; }
+    b=$(cat "$WORK/hugebase$n.queries")
+    w=$(cat "$WORK/hugewarm$n.queries")
+    echo "  $p: $b queries without the drop-in, $(cat "$WORK/hugecold$n.queries") cold, $w warm"
+    [ -n "$w" ] && [ -n "$b" ] && [ "$w" -le "$b" ] || return 1
+  done
+}
+check "alloptions refused by shared memory: same pages, never more queries than without the drop-in" huge_alloptions_ok
+check "alloptions refused by shared memory: no PHP errors in the logs" clean_logs
+logged_once() {
+  local n
+  n=$(tail -c +"$((debug_log_start + 1))" "$WP_STACK_DEBUG_LOG" | grep -c 'options:alloptions not kept in shared memory' || true)
+  echo "  $n log lines for options:alloptions over $((${#PAGES[@]} * 2)) pages"
+  [ "$n" = 1 ]
+}
+check "the refused alloptions is logged once" logged_once
+wp_stack_eval 'delete_option("shmcache_e2e_huge");'
+WP_STACK_FPM_ARGS="" wp_stack_start >/dev/null
+
 # ------------------------------------------------------------------- fallback: no extension
 log "fallback: PHP-FPM without the extension, drop-in still in place"
+fpm_log_start=$(stat -c %s "$WP_STACK_FPM_LOG" 2>/dev/null || echo 0)
+debug_log_start=$(stat -c %s "$WP_STACK_DEBUG_LOG" 2>/dev/null || echo 0)
 WP_STACK_SHMCACHE=0 wp_stack_start
 for p in "${PAGES[@]}"; do fetch "noext$(page_name "$p")" "$p"; done
 fallback_ok() {

@@ -24,6 +24,10 @@
 #                                         on (flag file conf/pagecache-on, read by the generated
 #                                         config); `on` also empties the FPM cache (when FPM has
 #                                         the extension). Off by default.
+#   bash scripts/wp-stack.sh disable on|off|status
+#                                         define SHMCACHE_DISABLE in the site's config (flag file
+#                                         conf/shmcache-disable): the drop-in falls back to a
+#                                         per-request cache
 #   bash scripts/wp-stack.sh flush        empty the shared cache: shmcache_flush() in an FPM worker
 #   bash scripts/wp-stack.sh restart-fpm  restart PHP-FPM only (new region = empty cache, fresh
 #                                         opcache; picks up a rebuilt .so and WP_STACK_SHMCACHE)
@@ -38,10 +42,13 @@
 #   WP_STACK_SHMCACHE  1 (default): FPM master loads target/release/libshmcache.so; 0: without it
 #   WP_STACK_FPM_ARGS  extra php-fpm arguments, e.g. "-d shmcache.values_memory_size=128M"
 #   WP_STACK_DIR       where everything lives (default $ROOT/target/wp-stack)
+#   WP_STACK_MULTISITE 1: a multisite network (subdirectories: the main site at /, a second site at
+#                      /second/, three posts each) instead of the 300-post single site; give it
+#                      its own WP_STACK_DIR (and IP/port when a single-site stack runs too)
 #
 # Sourcing it (`source scripts/wp-stack.sh`) defines the wp_stack_* functions (wp_stack_start,
 # wp_stack_stop, wp_stack_status, wp_stack_env, wp_stack_dropin on|off, wp_stack_pagecache on|off,
-# wp_stack_flush,
+# wp_stack_disable on|off, wp_stack_flush,
 # wp_stack_restart_fpm, wp_stack_probe, wp_stack_eval, wp_stack_mysql, ...) and the WP_STACK_*
 # variables, without running anything. Like every script here it sources common.sh, which turns
 # on `set -euo pipefail`.
@@ -61,6 +68,7 @@ WP_FPM_WORKERS=${WP_FPM_WORKERS:-4}
 WP_STACK_SHMCACHE=${WP_STACK_SHMCACHE:-1}
 WP_STACK_FPM_ARGS=${WP_STACK_FPM_ARGS:-}
 WP_STACK_DIR=${WP_STACK_DIR:-$ROOT/target/wp-stack}
+WP_STACK_MULTISITE=${WP_STACK_MULTISITE:-0}
 WP_PATH=/usr/share/wordpress
 # Loopback address of this stack: a second checkout (or a second helper) runs its own stack on
 # another one, e.g. WP_STACK_IP=127.0.0.2 WP_PORT=8090, with its own /etc/wordpress config file.
@@ -87,6 +95,8 @@ WP_STACK_DROPIN_SRC="$ROOT/wordpress/object-cache.php"
 WP_STACK_PAGECACHE_SRC="$ROOT/wordpress/advanced-cache.php"
 WP_STACK_PAGECACHE_HOOKS_SRC="$ROOT/wordpress/shmcache-plugin/includes/page-cache.php"
 WP_STACK_PAGECACHE_FLAG="$WP_STACK_CONF/pagecache-on"
+WP_STACK_DISABLE_FLAG="$WP_STACK_CONF/shmcache-disable"
+WP_STACK_MULTISITE_FLAG="$WP_STACK_CONF/multisite-on"
 WP_STACK_SO="$WP_STACK_DIR/lib/libshmcache.so" # private copy of $SO that FPM loads
 WP_STACK_ETC_CONFIG=/etc/wordpress/config-$WP_STACK_IP.php
 WP_STACK_DB_NAME=wordpress
@@ -241,6 +251,19 @@ if (is_file(__DIR__ . '/wp-config-extra.php')) {
 if (!defined('WP_CACHE') && is_file(__DIR__ . '/pagecache-on')) {
     define('WP_CACHE', true);
 }
+// wp-stack.sh disable on|off: the drop-in's SHMCACHE_DISABLE follows this flag file.
+if (!defined('SHMCACHE_DISABLE') && is_file(__DIR__ . '/shmcache-disable')) {
+    define('SHMCACHE_DISABLE', true);
+}
+// A multisite stack (WP_STACK_MULTISITE=1) turns this flag on once its network tables exist.
+if (is_file(__DIR__ . '/multisite-on')) {
+    define('MULTISITE', true);
+    define('SUBDOMAIN_INSTALL', false);
+    define('DOMAIN_CURRENT_SITE', '$WP_STACK_HOST');
+    define('PATH_CURRENT_SITE', '/');
+    define('SITE_ID_CURRENT_SITE', 1);
+    define('BLOG_ID_CURRENT_SITE', 1);
+}
 EOF
   mv "$WP_STACK_CONF/wp-config-stack.php.tmp" "$WP_STACK_CONF/wp-config-stack.php"
 
@@ -385,7 +408,7 @@ wp_stack_mariadb_start() {
   if wp_stack_mariadb_running; then return 0; fi
   if [ ! -d "$WP_STACK_DATADIR/mysql" ]; then
     log "initialising MariaDB datadir $WP_STACK_DATADIR"
-    rm -rf "$WP_STACK_DATADIR" "$WP_STACK_STATE"/site-*
+    rm -rf "$WP_STACK_DATADIR" "$WP_STACK_STATE"/site-* "$WP_STACK_MULTISITE_FLAG"
     mkdir -p "$WP_STACK_DATADIR"
     mariadb-install-db --no-defaults --datadir="$WP_STACK_DATADIR" --user=root \
       --auth-root-authentication-method=socket --skip-test-db >"$WP_STACK_LOGS/mariadb-install.log" 2>&1 || {
@@ -526,6 +549,27 @@ wp_stack_site_install() {
     wp_stack_php_cli "$ROOT/wordpress/stack/install-site.php" install 2>&1 | tee "$WP_STACK_LOGS/install.log" >&2
     touch "$WP_STACK_STATE/site-installed"
     log "installed in $((SECONDS - t0))s"
+  fi
+  if [ "$WP_STACK_MULTISITE" = 1 ]; then
+    if [ ! -e "$WP_STACK_MULTISITE_FLAG" ]; then
+      log "turning the site into a network"
+      wp_stack_php_cli "$ROOT/wordpress/stack/install-site.php" network 2>&1 | tee -a "$WP_STACK_LOGS/install.log" >&2
+      touch "$WP_STACK_MULTISITE_FLAG"
+    fi
+    if [ ! -e "$WP_STACK_STATE/site-content" ]; then
+      # (WordPress's "not installed" page exits with status 0: the last line says it worked.)
+      wp_stack_php_cli "$ROOT/wordpress/stack/install-site.php" sites 2>&1 | tee -a "$WP_STACK_LOGS/install.log" >&2
+      if ! tail -n 1 "$WP_STACK_LOGS/install.log" | grep -q '^install-site.php sites: done'; then
+        echo "wp-stack: creating the network's sites failed (see $WP_STACK_LOGS/install.log)" >&2
+        return 1
+      fi
+      touch "$WP_STACK_STATE/site-content"
+    fi
+    return 0
+  fi
+  if [ -e "$WP_STACK_MULTISITE_FLAG" ]; then
+    echo "wp-stack: $WP_STACK_DIR holds a multisite network: use WP_STACK_MULTISITE=1 or another WP_STACK_DIR" >&2
+    return 1
   fi
   if [ ! -e "$WP_STACK_STATE/site-content" ]; then
     log "generating content (300 posts, 5 pages, 1000 comments)"
@@ -679,6 +723,19 @@ wp_stack_pagecache() {
   esac
 }
 
+# wp_stack_disable on|off|status: SHMCACHE_DISABLE (flag file read by the generated config).
+wp_stack_disable() {
+  case "${1:-status}" in
+    on) mkdir -p "$WP_STACK_CONF" && touch "$WP_STACK_DISABLE_FLAG" ;;
+    off) rm -f "$WP_STACK_DISABLE_FLAG" ;;
+    status) if [ -e "$WP_STACK_DISABLE_FLAG" ]; then echo on; else echo off; fi ;;
+    *)
+      echo "usage: wp-stack.sh disable on|off|status" >&2
+      return 2
+      ;;
+  esac
+}
+
 # Empties the shared region: shmcache_flush() in one FPM worker (all workers share the region).
 wp_stack_flush() {
   local out
@@ -721,6 +778,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     env) wp_stack_env ;;
     dropin) wp_stack_dropin "$@" ;;
     pagecache) wp_stack_pagecache "$@" ;;
+    disable) wp_stack_disable "$@" ;;
     flush) wp_stack_flush ;;
     restart-fpm) wp_stack_restart_fpm ;;
     probe) wp_stack_probe "$@" ;;
@@ -729,7 +787,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     reset) wp_stack_reset ;;
     -h | --help | help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//' ;;
     *)
-      echo "unknown command: $cmd (try: start stop restart status url env dropin pagecache flush restart-fpm probe eval mysql reset)" >&2
+      echo "unknown command: $cmd (try: start stop restart status url env dropin pagecache disable flush restart-fpm probe eval mysql reset)" >&2
       exit 2
       ;;
   esac

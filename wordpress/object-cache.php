@@ -41,6 +41,12 @@ function shmcache_dropin_unavailable_reason() {
 	return '';
 }
 
+/**
+ * Like core's class, dynamic properties are allowed and the private and protected ones are
+ * reachable from outside through the magic methods below: code written against core's cache
+ * (WordPress's own test suite among it) sets $wp_object_cache->cache, ->stats, ->group_ops, ...
+ */
+#[AllowDynamicProperties]
 class WP_Object_Cache {
 
 	/** Per-request values: [ group => [ key => value ] ]. */
@@ -58,6 +64,20 @@ class WP_Object_Cache {
 
 	/** Why $persistent is false. */
 	public $unavailable_reason = '';
+
+	/**
+	 * Values the extension refused in this request (too large for the value ring, or holding a
+	 * closure or a resource): how many, and "group:key" => why. They are kept for the request.
+	 */
+	public $refused = 0;
+	public $refused_keys = array();
+
+	/** Lookups that went to shared memory: found there, and not (see info()). */
+	private $shared_hits   = 0;
+	private $shared_misses = 0;
+
+	/** SHMCACHE_MAXTTL: the longest a value stays in shared memory, in seconds (0: no limit). */
+	private $max_ttl = 0;
 
 	protected $global_groups = array();
 	protected $non_persistent_groups = array();
@@ -85,6 +105,39 @@ class WP_Object_Cache {
 		} else {
 			$this->unavailable_reason = shmcache_dropin_unavailable_reason();
 		}
+		if ( defined( 'SHMCACHE_IGNORED_GROUPS' ) && is_array( SHMCACHE_IGNORED_GROUPS ) ) {
+			$this->add_non_persistent_groups( SHMCACHE_IGNORED_GROUPS );
+		}
+		if ( defined( 'SHMCACHE_MAXTTL' ) && (int) SHMCACHE_MAXTTL > 0 ) {
+			$this->max_ttl = (int) SHMCACHE_MAXTTL;
+		}
+	}
+
+	/** The TTL given to shared memory: never negative, and at most SHMCACHE_MAXTTL when set. */
+	private function ttl( $expire ) {
+		$ttl = $expire > 0 ? (int) $expire : 0;
+		if ( $this->max_ttl > 0 && ( 0 === $ttl || $ttl > $this->max_ttl ) ) {
+			return $this->max_ttl;
+		}
+		return $ttl;
+	}
+
+	/** Reads any property, private ones included, as core's class allows. */
+	public function __get( $name ) {
+		return $this->$name;
+	}
+
+	/** Writes any property, private ones included, as core's class allows. */
+	public function __set( $name, $value ) {
+		return $this->$name = $value;
+	}
+
+	public function __isset( $name ) {
+		return isset( $this->$name );
+	}
+
+	public function __unset( $name ) {
+		unset( $this->$name );
 	}
 
 	/**
@@ -182,6 +235,27 @@ class WP_Object_Cache {
 		return isset( $this->cache[ $group ] ) && ( isset( $this->cache[ $group ][ $key ] ) || array_key_exists( $key, $this->cache[ $group ] ) );
 	}
 
+	/**
+	 * Core's name for "is this key cached": $key as stored (blog prefix included, as core's
+	 * callers pass it). Looks in this request's layer, then in shared memory.
+	 */
+	protected function _exists( $key, $group ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
+		$key = (string) $key;
+		if ( $this->known( $key, $group ) ) {
+			return true;
+		}
+		if ( ! $this->persists( $group ) ) {
+			return false;
+		}
+		if ( strlen( $key ) > 4000 ) {
+			$key = 'md5:' . md5( $key ) . ':' . strlen( $key );
+		}
+		return $this->space( $group )->exists( $key );
+	}
+
 	public function add( $key, $data, $group = 'default', $expire = 0 ) {
 		$this->calls++;
 		if ( wp_suspend_cache_addition() ) {
@@ -200,12 +274,86 @@ class WP_Object_Cache {
 		$data = self::copy( $data );
 		if ( $this->persists( $group ) ) {
 			// Atomic across workers: exactly one concurrent add wins.
-			if ( ! $this->space( $group )->add( $id, $data, max( 0, (int) $expire ) ) ) {
+			$stored = $this->store( 'add', $id, $group, $data, $expire );
+			if ( false === $stored || ( null === $stored && $this->space( $group )->exists( $id ) ) ) {
 				return false;
 			}
 		}
 		$this->remember( $id, $group, $data );
 		return true;
+	}
+
+	/**
+	 * set/add/replace in shared memory. True: stored; false: not stored by the operation's own
+	 * rule (add: the key is live; replace: it is not; set: contention); null: the value was
+	 * refused (too large for the value ring, or a closure or resource that cannot be
+	 * serialized). A refusal never reaches the caller as a warning or an exception.
+	 */
+	private function store( $operation, $id, $group, $data, $expire ) {
+		try {
+			if ( @$this->space( $group )->$operation( $id, $data, $this->ttl( $expire ) ) ) {
+				return true;
+			}
+		} catch ( \Throwable $e ) {
+			$this->refuse( $id, $group, $e->getMessage() );
+			return null;
+		}
+		return $this->refused_as_too_large( $id, $group ) ? null : false;
+	}
+
+	/**
+	 * After a write that returned false: whether it was because the value is too large (the
+	 * extension's warning, silenced by @, is still the last error). Cleared once seen, so an
+	 * older one is never taken for a later failure's reason.
+	 */
+	private function refused_as_too_large( $id, $group ) {
+		$error = error_get_last();
+		if ( ! $error || 0 !== strpos( $error['message'], 'ShmCache::' ) || false === strpos( $error['message'], 'too large' ) ) {
+			return false;
+		}
+		error_clear_last();
+		$this->refuse( $id, $group, $error['message'] );
+		return true;
+	}
+
+	/**
+	 * Counts a refused value and records it in shared memory for the plugin's Tools page, which
+	 * names the key and the setting to raise. The PHP error log gets one line per key and day.
+	 */
+	private function refuse( $id, $group, $reason ) {
+		$this->refused++;
+		$name = $group . ':' . ( strlen( $id ) > 200 ? substr( $id, 0, 200 ) . '...' : $id );
+		if ( isset( $this->refused_keys[ $name ] ) ) {
+			return;
+		}
+		$this->refused_keys[ $name ] = $reason;
+		$log = new ShmCache( $this->salt . '|refused' );
+		$record = array(
+			'group'   => (string) $group,
+			'key'     => substr( $name, strlen( $group ) + 1 ),
+			'reason'  => $reason,
+			'setting' => false !== strpos( $reason, 'too large' ) ? 'shmcache.values_memory_size' : '',
+			'time'    => time(),
+		);
+		if ( ! @$log->add( md5( $name ), $record, 86400 ) ) {
+			return; // Already recorded (and logged) today.
+		}
+		$index = $log->get( 'index' );
+		$index = is_array( $index ) ? $index : array();
+		array_unshift( $index, md5( $name ) );
+		@$log->set( 'index', array_slice( array_unique( $index ), 0, 50 ) );
+		error_log( sprintf( 'shmcache object cache: %s not kept in shared memory (%s); this request keeps it, the next one rebuilds it', $name, $reason ) );
+	}
+
+	/** The values refused in the last day, newest first (see refuse()). */
+	public function refused_values() {
+		if ( ! $this->persistent ) {
+			return array();
+		}
+		$log    = new ShmCache( $this->salt . '|refused' );
+		$index  = $log->get( 'index' );
+		$values = $log->getMulti( is_array( $index ) ? $index : array() );
+		return array_values( array_filter( $values, 'is_array' ) );
 	}
 
 	public function add_multiple( array $data, $group = '', $expire = 0 ) {
@@ -227,8 +375,13 @@ class WP_Object_Cache {
 		$id   = $this->stored_key( $key, $group );
 		$data = self::copy( $data );
 		if ( $this->persists( $group ) ) {
-			if ( ! $this->space( $group )->replace( $id, $data, max( 0, (int) $expire ) ) ) {
+			$stored = $this->store( 'replace', $id, $group, $data, $expire );
+			if ( false === $stored ) {
 				unset( $this->cache[ $group ][ $id ] );
+				return false;
+			}
+			// Refused: the entry it replaces must not outlive it; replaced if there was one.
+			if ( null === $stored && ! $this->space( $group )->delete( $id ) && ! $this->known( $id, $group ) ) {
 				return false;
 			}
 		} elseif ( ! $this->known( $id, $group ) ) {
@@ -248,11 +401,21 @@ class WP_Object_Cache {
 		}
 		$id   = $this->stored_key( $key, $group );
 		$data = self::copy( $data );
-		if ( $this->persists( $group ) && ! $this->space( $group )->set( $id, $data, max( 0, (int) $expire ) ) ) {
-			// Not stored (e.g. too large for the ring): keep no stale copy anywhere.
-			$this->space( $group )->delete( $id );
-			unset( $this->cache[ $group ][ $id ] );
-			return false;
+		if ( $this->persists( $group ) ) {
+			// store(), inline: sets are frequent enough for a call to count.
+			$space = $this->space( $group );
+			try {
+				$stored = @$space->set( $id, $data, $this->max_ttl > 0 ? $this->ttl( $expire ) : ( $expire > 0 ? (int) $expire : 0 ) );
+			} catch ( \Throwable $e ) {
+				$stored = false;
+				$this->refuse( $id, $group, $e->getMessage() );
+			}
+			if ( ! $stored ) {
+				// Not stored: the older entry must not come back in the next request. This
+				// request keeps its value, as core's cache would.
+				$this->refused_as_too_large( $id, $group );
+				$space->delete( $id );
+			}
 		}
 		$this->remember( $id, $group, $data );
 		return true;
@@ -296,9 +459,11 @@ class WP_Object_Cache {
 			if ( $hit ) {
 				$found = true;
 				$this->cache_hits++;
+				$this->shared_hits++;
 				$this->remember( $id, $group, $value );
 				return self::copy( $value );
 			}
+			$this->shared_misses++;
 		}
 		$found = false;
 		$this->cache_misses++;
@@ -339,12 +504,14 @@ class WP_Object_Cache {
 			$this->calls += count( $callers );
 			if ( array_key_exists( $id, $found ) ) {
 				$this->cache_hits += count( $callers );
+				$this->shared_hits++;
 				$this->remember( (string) $id, $group, $found[ $id ] );
 				foreach ( $callers as $key ) {
 					$values[ $key ] = self::copy( $found[ $id ] );
 				}
 			} else {
 				$this->cache_misses += count( $callers );
+				$this->shared_misses++;
 			}
 		}
 		return $values;
@@ -391,8 +558,9 @@ class WP_Object_Cache {
 	}
 
 	/**
-	 * incr/decr as core does them (missing → false, non-numeric counts as 0, never below 0),
-	 * atomic across workers once the stored value is an integer.
+	 * incr/decr as core does them (missing → false, a non-numeric value counts as 0, a numeric
+	 * string or a float is added to as PHP adds, never below 0), atomic across workers once the
+	 * stored value is an integer.
 	 */
 	private function change( $key, $offset, $group ) {
 		$this->calls++;
@@ -404,8 +572,7 @@ class WP_Object_Cache {
 			if ( ! $this->known( $id, $group ) ) {
 				return false;
 			}
-			$current = $this->cache[ $group ][ $id ];
-			$value   = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
+			$value = self::changed( $this->cache[ $group ][ $id ], $offset );
 			$this->remember( $id, $group, $value );
 			return $value;
 		}
@@ -434,14 +601,20 @@ class WP_Object_Cache {
 			if ( is_int( $current ) ) {
 				continue; // It became an integer between the two calls.
 			}
-			$value = max( 0, ( is_numeric( $current ) ? (int) $current : 0 ) + $offset );
-			// Convert to an integer once; later calls are atomic increments.
+			$value = self::changed( $current, $offset );
+			// An integer from now on (unless a float): later calls are atomic increments.
 			if ( $space->replace( $id, $value ) ) {
 				$this->remember( $id, $group, $value );
 				return $value;
 			}
 		}
 		return false;
+	}
+
+	/** Core's arithmetic of incr/decr on a value that is not (yet) an integer. */
+	private static function changed( $current, $offset ) {
+		$value = ( is_numeric( $current ) ? $current : 0 ) + $offset;
+		return $value < 0 ? 0 : $value;
 	}
 
 	public function flush() {
@@ -492,6 +665,42 @@ class WP_Object_Cache {
 		$this->blog_prefix = $this->multisite ? $blog_id . ':' : '';
 	}
 
+	/**
+	 * What this cache did in this request, and where it keeps values:
+	 *   backend        'shmcache' (shared memory) or 'per-request'; reason: why not shmcache
+	 *   hits, misses   get() and get_multiple() lookups, as core counts them
+	 *   request_hits   hits answered by this request's own layer
+	 *   shared_hits    hits read from shared memory (one per key, once per request normally)
+	 *   shared_misses  lookups that went to shared memory and found nothing
+	 *   refused        values shared memory refused (see refuse())
+	 *   region         the shared region: SAPI and sizes (null on the per-request fallback)
+	 *   salt, max_ttl, ignored_groups: the settings in force
+	 */
+	public function info() {
+		$region = null;
+		if ( $this->persistent && function_exists( 'shmcache_info' ) ) {
+			$all    = shmcache_info();
+			$region = array();
+			foreach ( array( 'sapi', 'keys_memory_size', 'values_memory_size', 'max_value_size', 'version' ) as $field ) {
+				$region[ $field ] = isset( $all[ $field ] ) ? $all[ $field ] : null;
+			}
+		}
+		return array(
+			'backend'        => $this->persistent ? 'shmcache' : 'per-request',
+			'reason'         => $this->unavailable_reason,
+			'hits'           => $this->cache_hits,
+			'misses'         => $this->cache_misses,
+			'request_hits'   => $this->cache_hits - $this->shared_hits,
+			'shared_hits'    => $this->shared_hits,
+			'shared_misses'  => $this->shared_misses,
+			'refused'        => $this->refused,
+			'region'         => $region,
+			'salt'           => $this->salt,
+			'max_ttl'        => $this->max_ttl,
+			'ignored_groups' => defined( 'SHMCACHE_IGNORED_GROUPS' ) && is_array( SHMCACHE_IGNORED_GROUPS ) ? array_values( SHMCACHE_IGNORED_GROUPS ) : array(),
+		);
+	}
+
 	/** Entries of this request's layer per group. */
 	public function group_counts() {
 		return array_map( 'count', $this->cache );
@@ -524,10 +733,28 @@ class WP_Object_Cache {
 function wp_cache_init() {
 	$GLOBALS['wp_object_cache'] = new WP_Object_Cache();
 	if ( ! $GLOBALS['wp_object_cache']->persistent ) {
-		// Without shared memory this is only a per-request cache: transients must keep using
-		// the options table, exactly as without a drop-in.
-		wp_using_ext_object_cache( false );
+		shmcache_dropin_report_per_request_cache();
 	}
+}
+
+/**
+ * Without shared memory this is only a per-request cache: transients, network options and the
+ * cron lock must stay in the database, as without a drop-in, so core is told that no external
+ * cache is in use.
+ *
+ * Not before the multisite bootstrap is over, though: ms-settings.php starts the object cache a
+ * second time, and core then loads its own wp-includes/cache.php unless an external cache is
+ * reported. Its functions have the names of the ones above, so PHP would stop with a fatal
+ * "Cannot redeclare wp_cache_init()". On multisite the external cache is reported until
+ * 'ms_loaded', which fires right after that second start.
+ */
+function shmcache_dropin_report_per_request_cache() {
+	if ( ! is_multisite() || did_action( 'ms_loaded' ) ) {
+		wp_using_ext_object_cache( false );
+		return;
+	}
+	wp_using_ext_object_cache( true );
+	add_action( 'ms_loaded', 'shmcache_dropin_report_per_request_cache', PHP_INT_MIN );
 }
 
 function wp_cache_add( $key, $data, $group = '', $expire = 0 ) {

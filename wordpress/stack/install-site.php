@@ -9,6 +9,13 @@
  *   php install-site.php content   300 posts (10 categories, 60 tags, 4 postmeta each), 5 pages,
  *                                  1000 approved comments (about a quarter of them replies)
  *
+ * and for a multisite stack (WP_STACK_MULTISITE=1), after `install`:
+ *
+ *   php install-site.php network   the network tables and the network (subdirectories), on the
+ *                                  single site just installed; the caller then turns MULTISITE on
+ *   php install-site.php sites     with MULTISITE on: a second site at /second/, and three posts
+ *                                  on each site
+ *
  * The content is the same on every install (fixed random seed). It never uses the object-cache
  * drop-in, even when one is enabled: the CLI has no shared cache.
  */
@@ -17,14 +24,17 @@ if (PHP_SAPI !== 'cli') {
     exit(1);
 }
 $mode = $argv[1] ?? '';
-if ($mode !== 'install' && $mode !== 'content') {
-    fwrite(STDERR, "usage: php install-site.php install|content\n");
+if (!in_array($mode, ['install', 'content', 'network', 'sites'], true)) {
+    fwrite(STDERR, "usage: php install-site.php install|content|network|sites\n");
     exit(2);
 }
 
 define('SAVEQUERIES', false);
 if ($mode === 'install') {
     define('WP_INSTALLING', true);
+}
+if ($mode === 'network') {
+    define('WP_INSTALLING_NETWORK', true);
 }
 // No drop-in here (hooks can be given to WordPress before it loads, as $wp_filter).
 $GLOBALS['wp_filter']['enable_loading_object_cache_dropin'][10][] = [
@@ -45,6 +55,10 @@ require __DIR__ . '/../tests/bootstrap-wp.php';
 $t0 = microtime(true);
 if ($mode === 'install') {
     stack_install();
+} elseif ($mode === 'network') {
+    stack_network();
+} elseif ($mode === 'sites') {
+    stack_sites();
 } else {
     stack_content();
 }
@@ -79,6 +93,52 @@ function stack_install(): void
     $wp_rewrite->set_tag_base('');
     flush_rewrite_rules(false);
     echo 'theme ', get_stylesheet(), ', permalinks ', get_option('permalink_structure'), "\n";
+}
+
+function stack_network(): void
+{
+    require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+    require_once ABSPATH . 'wp-admin/includes/network.php';
+    global $wpdb;
+    // The network tables have no names yet on a single site (wp-admin/network.php does the same).
+    foreach ($wpdb->tables('ms_global') as $table => $prefixed_table) {
+        $wpdb->$table = $prefixed_table;
+    }
+    install_network();
+    $r = populate_network(1, $_SERVER['HTTP_HOST'], 'admin@example.test', 'shmcache WP Stack Network', '/', false);
+    if (is_wp_error($r) && $r->get_error_code() !== 'siteid_exists') {
+        throw new RuntimeException($r->get_error_message());
+    }
+    echo "network on {$_SERVER['HTTP_HOST']}\n";
+}
+
+function stack_sites(): void
+{
+    $network = get_network();
+    $second = get_sites(['domain' => $network->domain, 'path' => '/second/']);
+    $second_id = $second ? (int) $second[0]->blog_id : wpmu_create_blog($network->domain, '/second/', 'Second Site', 1);
+    if (is_wp_error($second_id)) {
+        throw new RuntimeException($second_id->get_error_message());
+    }
+    // Site domains are sanitised without the ":port" that this network's domain has: put it back.
+    global $wpdb;
+    $wpdb->update($wpdb->blogs, ['domain' => $network->domain], ['blog_id' => $second_id]);
+    clean_blog_cache($second_id);
+    switch_to_blog($second_id);
+    update_option('siteurl', 'http://' . $network->domain . '/second/');
+    update_option('home', 'http://' . $network->domain . '/second/');
+    restore_current_blog();
+    foreach ([get_main_site_id(), $second_id] as $site_id) {
+        switch_to_blog($site_id);
+        switch_theme('twentytwentythree');
+        if (!get_posts(['numberposts' => 1, 's' => "of site $site_id"])) {
+            for ($i = 1; $i <= 3; $i++) {
+                wp_insert_post(['post_title' => "Post $i of site $site_id", 'post_content' => "<!-- wp:paragraph -->\n<p>Body $i.</p>\n<!-- /wp:paragraph -->", 'post_status' => 'publish', 'post_author' => 1]);
+            }
+        }
+        restore_current_blog();
+    }
+    echo "sites: ", implode(', ', array_map(static fn ($s) => $s->path, get_sites())), "\n";
 }
 
 /** A deterministic word picker. */

@@ -95,3 +95,23 @@ if (PHP_SAPI !== 'cli' && (isset($_SERVER['HTTP_X_WP_STACK_CACHE_SET']) || isset
         }
     });
 }
+
+/*
+ * Transients for the test suite: a request carrying
+ *   X-WP-Stack-Transient-Set: <name>=<value>   stores it with set_transient() (one hour);
+ *   X-WP-Stack-Transient-Get: <name>           answers with X-WP-Stack-Transient-Value (or "MISS").
+ * A transient that a later request reads survived its request: in the database, or in a
+ * persistent object cache. Inert for requests without these headers.
+ */
+if (PHP_SAPI !== 'cli' && (isset($_SERVER['HTTP_X_WP_STACK_TRANSIENT_SET']) || isset($_SERVER['HTTP_X_WP_STACK_TRANSIENT_GET']))) {
+    add_action('init', static function (): void {
+        if (isset($_SERVER['HTTP_X_WP_STACK_TRANSIENT_SET'])) {
+            [$name, $value] = array_pad(explode('=', (string) $_SERVER['HTTP_X_WP_STACK_TRANSIENT_SET'], 2), 2, '');
+            header('X-WP-Stack-Transient-Stored: ' . (set_transient($name, $value, HOUR_IN_SECONDS) ? '1' : '0'));
+        }
+        if (isset($_SERVER['HTTP_X_WP_STACK_TRANSIENT_GET'])) {
+            $value = get_transient((string) $_SERVER['HTTP_X_WP_STACK_TRANSIENT_GET']);
+            header('X-WP-Stack-Transient-Value: ' . (false === $value ? 'MISS' : rawurlencode((string) $value)));
+        }
+    });
+}

@@ -164,6 +164,76 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( 11, wp_cache_get( 'ns', '', true ), 'force reads shared memory' );
 	}
 
+	/** [ stored value, incr or decr, offset, what core's class returns ] */
+	public function non_int_counters() {
+		return array(
+			'float'                 => array( 1.5, 'incr', 1, 2.5 ),
+			'float string'          => array( '1.5', 'incr', 1, 2.5 ),
+			'exponent string'       => array( '1e2', 'incr', 1, 101.0 ),
+			'int string'            => array( '12', 'incr', 1, 13 ),
+			'padded int string'     => array( ' 7', 'incr', 2, 9 ),
+			'float decr below zero' => array( 0.5, 'decr', 1, 0 ),
+			'float decr'            => array( 3.75, 'decr', 1, 2.75 ),
+			'non-numeric string'    => array( 'abc', 'incr', 3, 3 ),
+			'array'                 => array( array( 5 ), 'incr', 2, 2 ),
+			'null'                  => array( null, 'incr', 1, 1 ),
+			'true'                  => array( true, 'decr', 1, 0 ),
+		);
+	}
+
+	/** @dataProvider non_int_counters */
+	public function test_incr_and_decr_of_values_that_are_not_ints_follow_core( $stored, $op, $offset, $expected ) {
+		$change = 'wp_cache_' . $op;
+		wp_cache_set( 'c', $stored, 'counters' );
+		$this->assertSame( $expected, $change( 'c', $offset, 'counters' ), 'shared memory' );
+		$this->assertSame( $expected, wp_cache_get( 'c', 'counters' ) );
+		$this->assertSame( $expected, $this->next_request()->get( 'c', 'counters' ), 'the result reached shared memory' );
+		wp_cache_add_non_persistent_groups( array( 'local-counters' ) );
+		wp_cache_set( 'c', $stored, 'local-counters' );
+		$this->assertSame( $expected, $change( 'c', $offset, 'local-counters' ), 'request only' );
+		$this->assertSame( $expected, wp_cache_get( 'c', 'local-counters' ) );
+	}
+
+	public function test_private_and_dynamic_properties_are_reachable_like_core() {
+		$cache = $this->next_request();
+		$cache->set( 'k', 'v', 'props' );
+		$this->assertSame( array( 'k' => 'v' ), $cache->cache['props'], 'the private request layer is readable' );
+		// What WordPress's own test bootstrap does between tests.
+		$cache->group_ops      = array();
+		$cache->stats          = array();
+		$cache->memcache_debug = array();
+		$cache->cache          = array();
+		$this->assertSame( array(), $cache->cache );
+		$this->assertSame( array(), $cache->group_ops );
+		$this->assertSame( 'v', $cache->get( 'k', 'props' ), 'still in shared memory' );
+		$cache->add_global_groups( array( 'props-global' ) );
+		$this->assertTrue( isset( $cache->global_groups['props-global'] ) );
+		$this->assertTrue( isset( $cache->memcache_debug ) );
+		unset( $cache->memcache_debug );
+		$this->assertFalse( isset( $cache->memcache_debug ) );
+		$this->assertFalse( isset( $cache->no_such_property ) );
+	}
+
+	public function test__exists_looks_in_the_request_and_in_shared_memory() {
+		$cache  = $this->next_request();
+		$exists = Closure::bind(
+			function ( $key, $group ) {
+				return $this->_exists( $key, $group );
+			},
+			$cache,
+			WP_Object_Cache::class
+		);
+		$this->assertFalse( $exists( 'e', 'exists' ) );
+		wp_cache_set( 'e', null, 'exists' );
+		$this->assertTrue( $exists( 'e', 'exists' ), 'a stored null, in shared memory only' );
+		$cache->add_non_persistent_groups( array( 'exists-local' ) );
+		$cache->set( 'l', false, 'exists-local' );
+		$this->assertTrue( $exists( 'l', 'exists-local' ) );
+		$this->assertFalse( $exists( 'l', 'exists' ) );
+		wp_cache_delete( 'e', 'exists' );
+		$this->assertFalse( $exists( 'e', 'exists' ) );
+	}
+
 	public function test_get_and_set_multiple() {
 		$this->assertSame( array( 'a' => true, 'b' => true ), wp_cache_set_multiple( array( 'a' => 1, 'b' => false ), 'm' ) );
 		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), wp_cache_get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
@@ -296,6 +366,185 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( 'global', $cache->get( 'k', 'users-x' ) );
 		$cache->switch_to_blog( 2 );
 		$this->assertSame( 'blog 2', $cache->get( 'k', 'posts' ) );
+	}
+
+	/** A value the extension refuses, of each kind. */
+	private static function refused_value( $kind ) {
+		static $too_large = null;
+		switch ( $kind ) {
+			case 'too large':
+				// Random bytes do not compress: one byte more than the ring takes.
+				return $too_large ?? ( $too_large = random_bytes( shmcache_info()['max_value_size'] + 1 ) );
+			case 'closure in an object':
+				$o    = new stdClass();
+				$o->f = static function () {
+					return 1;
+				};
+				return $o;
+			default:
+				return array( 'handle' => fopen( 'php://memory', 'r' ) );
+		}
+	}
+
+	public function refused_kinds() {
+		return array( 'too large' => array( 'too large' ), 'closure in an object' => array( 'closure in an object' ), 'resource in an array' => array( 'resource' ) );
+	}
+
+	/** @dataProvider refused_kinds */
+	public function test_a_refused_value_never_throws_and_stays_for_the_request( $kind ) {
+		global $wp_object_cache;
+		$value   = self::refused_value( $kind );
+		$refused = $wp_object_cache->refused;
+		wp_cache_set( 'r', 'older', 'refused' );
+		$this->assertTrue( wp_cache_set( 'r', $value, 'refused' ), 'set returns true, as core does' );
+		$this->assertEquals( $value, wp_cache_get( 'r', 'refused', false, $found ) );
+		$this->assertTrue( $found );
+		$this->assertFalse( $this->next_request()->get( 'r', 'refused' ), 'the older value does not come back' );
+		$this->assertSame( $refused + 1, $wp_object_cache->refused );
+		$this->assertArrayHasKey( 'refused:r', $wp_object_cache->refused_keys );
+
+		$this->assertTrue( wp_cache_add( 'a', $value, 'refused' ), 'add of an absent key succeeds' );
+		$this->assertEquals( $value, wp_cache_get( 'a', 'refused' ) );
+		$this->assertFalse( wp_cache_add( 'a', 'again', 'refused' ) );
+		wp_cache_set( 'live', 'in shared memory', 'refused' );
+		$other = $this->next_request();
+		$this->assertFalse( $other->add( 'live', $value, 'refused' ), 'add of a live key fails' );
+		$this->assertSame( 'in shared memory', $other->get( 'live', 'refused' ) );
+
+		$this->assertTrue( $other->replace( 'live', $value, 'refused' ), 'replace of a live key succeeds' );
+		$this->assertEquals( $value, $other->get( 'live', 'refused' ) );
+		$this->assertFalse( $this->next_request()->get( 'live', 'refused' ), 'the replaced value does not come back' );
+		$this->assertFalse( $this->next_request()->replace( 'absent', $value, 'refused' ), 'replace of an absent key fails' );
+		$this->assertSame( array( 'absent' => true ), $this->next_request()->set_multiple( array( 'absent' => $value ), 'refused' ) );
+	}
+
+	public function test_a_refused_key_is_logged_once_and_recorded_for_the_tools_page() {
+		$log      = tempnam( sys_get_temp_dir(), 'shmcache-log' );
+		$previous = ini_set( 'error_log', $log );
+		$key      = 'logged-' . uniqid();
+		try {
+			$first = $this->next_request();
+			$first->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$first->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$this->next_request()->set( $key, self::refused_value( 'too large' ), 'refused' );
+			$this->next_request()->set( $key . '-closure', self::refused_value( 'closure in an object' ), 'refused' );
+		} finally {
+			ini_set( 'error_log', $previous );
+		}
+		$lines = file( $log, FILE_IGNORE_NEW_LINES );
+		unlink( $log );
+		$this->assertCount( 2, $lines, 'one line per refused key' );
+		$this->assertStringContainsString( "refused:$key not kept in shared memory", $lines[0] );
+		$this->assertStringContainsString( 'raise shmcache.values_memory_size', $lines[0] );
+		$this->assertSame( 2, $first->refused, 'each refusal is counted' );
+		$recorded = array();
+		foreach ( $this->next_request()->refused_values() as $r ) {
+			$recorded[ $r['key'] ] = $r;
+		}
+		$this->assertSame( 'refused', $recorded[ $key ]['group'] );
+		$this->assertSame( 'shmcache.values_memory_size', $recorded[ $key ]['setting'] );
+		$this->assertSame( '', $recorded[ $key . '-closure' ]['setting'] );
+		$this->assertStringContainsString( 'Closure', $recorded[ $key . '-closure' ]['reason'] );
+	}
+
+	/**
+	 * Autoloaded options too large for shared memory: each request loads them with one query,
+	 * as without a drop-in, and every get_option() after that is answered from the request.
+	 */
+	public function test_alloptions_too_large_for_shared_memory_cost_one_query_per_request() {
+		global $wpdb;
+		$max = shmcache_info()['max_value_size'];
+		$this->assertLessThan( 4 << 20, $max, 'needs a small value ring (scripts/test-wordpress.sh gives -d shmcache.values_memory_size=8M)' );
+		$saved = $GLOBALS['wp_object_cache'];
+		add_option( 'shmcache_test_huge', base64_encode( random_bytes( $max ) ), '', 'yes' );
+		try {
+			foreach ( array( 'first request', 'second request' ) as $request ) {
+				$GLOBALS['wp_object_cache'] = $this->next_request();
+				$queries                    = $wpdb->num_queries;
+				$this->assertSame( 'shmcache WP Stack', get_option( 'blogname' ), $request );
+				get_option( 'siteurl' );
+				$this->assertSame( 4 * (int) ceil( $max / 3 ), strlen( get_option( 'shmcache_test_huge' ) ) );
+				get_option( 'home' );
+				$this->assertSame( $queries + 1, $wpdb->num_queries, "$request: one query loads the autoloaded options" );
+				$this->assertArrayHasKey( 'options:alloptions', $GLOBALS['wp_object_cache']->refused_keys );
+			}
+		} finally {
+			$GLOBALS['wp_object_cache'] = $saved;
+			delete_option( 'shmcache_test_huge' );
+		}
+	}
+
+	public function test_info_splits_hits_between_the_request_and_shared_memory() {
+		wp_cache_set( 'i1', 'v', 'info' );
+		wp_cache_set( 'i2', 'w', 'info' );
+		$cache = $this->next_request();
+		$cache->add_non_persistent_groups( array( 'info-local' ) );
+		$cache->get( 'i1', 'info' );
+		$cache->get( 'i1', 'info' );
+		$cache->get( 'i1', 'info' );
+		$cache->get_multiple( array( 'i2', 'missing' ), 'info' );
+		$cache->get( 'nope', 'info' );
+		$cache->get( 'x', 'info-local' );
+		$info = $cache->info();
+		$this->assertSame( 'shmcache', $info['backend'] );
+		$this->assertSame( 4, $info['hits'] );
+		$this->assertSame( 3, $info['misses'] );
+		$this->assertSame( 2, $info['shared_hits'], 'i1 once, i2' );
+		$this->assertSame( 2, $info['request_hits'], 'i1 twice again' );
+		$this->assertSame( 2, $info['shared_misses'], 'missing, nope; not the request-only group' );
+		$this->assertSame( 0, $info['refused'] );
+		$this->assertSame( shmcache_info()['max_value_size'], $info['region']['max_value_size'] );
+		$this->assertSame( 'cli', $info['region']['sapi'] );
+		$this->assertSame( WP_Object_Cache::site_salt(), $info['salt'] );
+	}
+
+	/** Runs PHP code in a new CLI process with the site loaded after the given defines. */
+	private static function run_php( $defines, $code ) {
+		$script = tempnam( sys_get_temp_dir(), 'shmcache-test' );
+		file_put_contents( $script, '<?php ' . $defines . ' require ' . var_export( __DIR__ . '/bootstrap-wp.php', true ) . '; ' . $code );
+		$so  = dirname( __DIR__, 2 ) . '/target/release/libshmcache.so';
+		$out = shell_exec( escapeshellarg( PHP_BINARY ) . ' -d extension=' . escapeshellarg( $so ) . ' -d shmcache.enable_cli=1 ' . escapeshellarg( $script ) . ' 2>&1' );
+		unlink( $script );
+		return json_decode( (string) $out, true ) ?? $out;
+	}
+
+	public function test_maxttl_caps_every_ttl_and_ignored_groups_stay_in_the_request() {
+		$got = self::run_php(
+			"define( 'SHMCACHE_MAXTTL', 1 ); define( 'SHMCACHE_IGNORED_GROUPS', array( 'ignored-a', 'ignored-b' ) );",
+			'wp_cache_set( "forever", "v", "g" );
+			wp_cache_set( "hour", "v", "g", 3600 );
+			wp_cache_add( "added", "v", "g" );
+			wp_cache_set( "k", "in the request", "ignored-b" );
+			$next = new WP_Object_Cache();
+			$before = array( $next->get( "forever", "g" ), $next->get( "k", "ignored-b" ), wp_cache_get( "k", "ignored-b" ) );
+			sleep( 2 );
+			$later = new WP_Object_Cache();
+			echo json_encode( array( $before, array( $later->get( "forever", "g" ), $later->get( "hour", "g" ), $later->get( "added", "g" ) ), $later->info()["max_ttl"], $later->info()["ignored_groups"] ) );'
+		);
+		$this->assertSame(
+			array( array( 'v', false, 'in the request' ), array( false, false, false ), 1, array( 'ignored-a', 'ignored-b' ) ),
+			$got
+		);
+	}
+
+	public function test_info_on_the_fallback() {
+		$got = self::run_php(
+			"define( 'SHMCACHE_DISABLE', true );",
+			'$before = $GLOBALS["wp_object_cache"]->info();
+			wp_cache_set( "k", "v" );
+			wp_cache_get( "k" );
+			wp_cache_get( "absent" );
+			echo json_encode( array( $before, $GLOBALS["wp_object_cache"]->info() ) );'
+		);
+		[ $before, $after ] = $got;
+		$this->assertSame( 'per-request', $after['backend'] );
+		$this->assertSame( 'SHMCACHE_DISABLE is set in wp-config.php', $after['reason'] );
+		$this->assertNull( $after['region'] );
+		$counts = static function ( $info ) {
+			return array( $info['hits'], $info['misses'], $info['request_hits'], $info['shared_hits'], $info['shared_misses'] );
+		};
+		$this->assertSame( array( 0, 0 ), array( $before['shared_hits'], $before['shared_misses'] ), 'WordPress loaded without shared memory' );
+		$this->assertSame( array( 1, 1, 1, 0, 0 ), array_map( static fn ( $a, $b ) => $a - $b, $counts( $after ), $counts( $before ) ) );
 	}
 
 	public function test_supports_lists_what_is_implemented() {

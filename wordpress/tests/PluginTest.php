@@ -595,6 +595,24 @@ final class PluginTest extends TestCase {
 		$this->assertSame( 1, wp_verify_nonce( $m[1], 'shmcache_flush' ) );
 	}
 
+	public function test_admin_page_names_refused_values_and_the_setting_to_raise() {
+		$this->as_admin();
+		$this->assertStringContainsString( 'shmcache-refused-none', $this->render(), 'none refused yet' );
+		$key = 'big-' . uniqid();
+		wp_cache_set( $key, random_bytes( shmcache_info()['max_value_size'] + 1 ), 'shmcache-plugin-test' );
+		$closure    = new stdClass();
+		$closure->f = static function () {
+		};
+		wp_cache_set( '<i>closure</i>', $closure, 'shmcache-plugin-test' );
+		$html = $this->render();
+		$this->assertStringContainsString( 'data-refused-group="shmcache-plugin-test" data-refused-key="' . $key . '" data-refused-setting="shmcache.values_memory_size"', $html );
+		$this->assertStringContainsString( 'raise shmcache.values_memory_size', $html );
+		$this->assertStringContainsString( 'data-refused-key="&lt;i&gt;closure&lt;/i&gt;" data-refused-setting=""', $html, 'keys are escaped' );
+		$this->assertStringContainsString( 'nothing to raise', $html );
+		$this->assertStringNotContainsString( '<i>closure</i>', $html );
+		$this->assertStringNotContainsString( 'shmcache-refused-none', $html );
+	}
+
 	public function test_admin_page_shows_the_flush_outcome() {
 		$this->as_admin();
 		$_GET['shmcache_flushed'] = 'shared';

@@ -364,6 +364,39 @@ function shmcache_plugin_render_admin_page() {
 		</table>
 	<?php endif; ?>
 
+	<?php
+	$refused_cache = isset( $GLOBALS['wp_object_cache'] ) ? $GLOBALS['wp_object_cache'] : null;
+	$refused       = $d['active'] && is_object( $refused_cache ) && method_exists( $refused_cache, 'refused_values' ) ? $refused_cache->refused_values() : array();
+	?>
+	<h2><?php esc_html_e( 'Values not kept in shared memory', 'shmcache' ); ?></h2>
+	<?php if ( ! $refused ) : ?>
+		<p class="shmcache-refused-none"><?php esc_html_e( 'None in the last day.', 'shmcache' ); ?></p>
+	<?php else : ?>
+		<p class="description"><?php esc_html_e( 'The extension refused these values in the last day. Each request that needs one keeps it for itself and rebuilds it, as without an object cache.', 'shmcache' ); ?></p>
+		<table class="widefat striped shmcache-table shmcache-refused">
+			<thead><tr><th><?php esc_html_e( 'Group', 'shmcache' ); ?></th><th><?php esc_html_e( 'Key', 'shmcache' ); ?></th><th><?php esc_html_e( 'Why', 'shmcache' ); ?></th><th><?php esc_html_e( 'What to do', 'shmcache' ); ?></th></tr></thead>
+			<tbody>
+			<?php foreach ( $refused as $r ) : ?>
+				<tr data-refused-group="<?php echo esc_attr( $r['group'] ); ?>" data-refused-key="<?php echo esc_attr( $r['key'] ); ?>" data-refused-setting="<?php echo esc_attr( $r['setting'] ); ?>">
+					<td><code><?php echo esc_html( $r['group'] ); ?></code></td>
+					<td><code><?php echo esc_html( $r['key'] ); ?></code></td>
+					<td><?php echo esc_html( $r['reason'] ); ?></td>
+					<td>
+						<?php
+						echo esc_html(
+							'' !== $r['setting']
+								/* translators: %s: INI setting */
+								? sprintf( __( 'raise %s (PHP-FPM master ini, then restart PHP-FPM)', 'shmcache' ), $r['setting'] )
+								: __( 'nothing to raise: the value cannot be serialized (a closure or a resource); the code that caches it should store plain data', 'shmcache' )
+						);
+						?>
+					</td>
+				</tr>
+			<?php endforeach; ?>
+			</tbody>
+		</table>
+	<?php endif; ?>
+
 	<h2><?php esc_html_e( 'Groups used by this page load', 'shmcache' ); ?></h2>
 	<?php
 	$cache  = isset( $GLOBALS['wp_object_cache'] ) ? $GLOBALS['wp_object_cache'] : null;
