@@ -5,8 +5,8 @@
 //!   map the same file, every value written by any is read by all.
 //! - Creators SIGKILLed at random points: later processes open a complete region, never a
 //!   half-built one, and abandoned temporaries are removed.
-//! - A file of another layout version, of other sizes, or no region at all is replaced, never
-//!   read; a file others may open, or that belongs to someone else, is refused.
+//! - A file of another layout version, of other sizes, or truncated is replaced, never read; a
+//!   file that is no region is left alone; a file others may open is refused.
 //! - A full tmpfs: a clear error naming the file and the free space, no SIGBUS, nothing left.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -198,12 +198,22 @@ fn a_file_that_does_not_fit_is_replaced_never_read() {
     let (_, how) = named::open(&path, &bigger, &NamedOptions::default()).unwrap();
     assert!(matches!(&how, Opened::Replaced(why) if why.contains("layout version")), "{how:?}");
 
-    // Bytes that are no region at all, and a file too short to be one.
-    for junk in [vec![0x5a; 8192], vec![1, 2, 3]] {
+    // A region truncated by hand (it starts with the magic) is replaced.
+    let header = std::fs::read(&path).unwrap()[..64].to_vec();
+    std::fs::write(&path, &header).unwrap();
+    let (region, how) = named::open(&path, &small(), &NamedOptions::default()).unwrap();
+    assert!(matches!(&how, Opened::Replaced(why) if why.contains("too short")), "{how:?}");
+    assert_eq!(region.config(), small());
+    drop(region);
+
+    // Bytes that are no region at all are someone's data: refused, left untouched.
+    for junk in [vec![0x5a; 8192], vec![1, 2, 3], vec![]] {
         std::fs::write(&path, &junk).unwrap();
-        let (region, how) = named::open(&path, &small(), &NamedOptions::default()).unwrap();
-        assert!(matches!(how, Opened::Replaced(_)), "{how:?}");
-        assert_eq!(region.config(), small());
+        match named::open(&path, &small(), &NamedOptions::default()) {
+            Err(Error::RegionFile(m)) => assert!(m.contains("is not a shmcache region"), "{m}"),
+            other => panic!("a file that is no region was used or replaced: {:?}", other.map(|(_, how)| how)),
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), junk);
     }
 }
 

@@ -10,10 +10,11 @@
 //!   (its pid is dead). N processes starting at once: one `link()` wins, the others attach to
 //!   the winner's file.
 //! - **A file that does not fit is replaced, never read.** Another layout version, other sizes
-//!   (when the caller insists on its own), or bytes that are no region: the process that wins
+//!   (when the caller insists on its own), or a truncated region: the process that wins
 //!   the CAS of the header's `retired_by` word (offset 12 in every layout) unlinks the file and
 //!   creates a new one; the others wait for it, boundedly, and take over if it died. Processes
-//!   still mapping the old file keep it until they notice (`Region::file_unlinked`).
+//!   still mapping the old file keep it until they notice (`Region::file_unlinked`). A file
+//!   that does not even start with the region magic is not ours: it is refused, never removed.
 //! - **File permissions are the boundary.** A file is attached only when it belongs to this
 //!   user (or root runs), or to the configured group with no access for others; anything else
 //!   at the path is an error naming the file and its owner, never a fallback.
@@ -29,7 +30,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::error::Error;
-use super::region::{Config, Region, HEADER_LEN};
+use super::region::{Config, Region, HEADER_LEN, MAGIC};
 
 /// Directory of regions given by name rather than by path.
 pub const DEFAULT_DIR: &str = "/dev/shm";
@@ -135,9 +136,20 @@ fn attach_existing(path: &Path, config: &Config, options: &NamedOptions) -> Resu
     };
     let meta = file.metadata().map_err(|e| Error::RegionFile(format!("cannot stat {}: {e}", path.display())))?;
     check_ownership(path, &meta, options)?;
+    // Only a file that starts as a region can be replaced: anything else at the name (a typo in
+    // an absolute path, say) is someone's data and stays untouched.
+    let mut magic = [0u8; 8];
+    let starts_as_region = std::os::unix::fs::FileExt::read_exact_at(&file, &mut magic, 0).is_ok() && u64::from_ne_bytes(magic) == MAGIC;
+    if !starts_as_region {
+        return Err(Error::RegionFile(format!(
+            "{} is not a shmcache region ({} bytes that do not start like one); it was left as it is: remove it or name another file",
+            path.display(),
+            meta.len()
+        )));
+    }
     let len = meta.len();
     if len < HEADER_LEN as u64 {
-        return Ok(Existing::Unfit { file, reason: format!("the file is {len} bytes long, no region") });
+        return Ok(Existing::Unfit { file, reason: format!("the file is {len} bytes long, too short for a region") });
     }
     let Ok(len) = usize::try_from(len) else {
         return Ok(Existing::Unfit { file, reason: "the file is larger than the address space".into() });
@@ -194,7 +206,8 @@ fn retire(file: &File, path: &Path) -> Result<bool, Error> {
         unsafe { libc::munmap(base.cast(), 4096.min(len as usize)) };
         claimed
     } else {
-        // Too short to hold the claim word: nobody can be using it as a region.
+        // Too short to hold the claim word (it starts with the magic, so a region truncated by
+        // hand): nobody can be using it as a region.
         true
     };
     if !claimed {

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::error::Error;
 use super::stats::StatsBlock;
 
-const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
+pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
 pub const LAYOUT_VERSION: u32 = 5;
 pub(crate) const HEADER_LEN: usize = 4096;
 pub(crate) const SLOTS_PER_BUCKET: usize = 4;
