@@ -22,8 +22,8 @@
 #
 # Region files are /dev/shm/shmcache.nrt<PID>-*, removed at the end. Prints PASS/FAIL lines and
 # ends with "N passed, N failed". NAMED_KEEP=1 keeps target/named-regions.<PID>.
-source "$(dirname "$0")/common.sh"
-set +e +o pipefail
+source "$(dirname "$0")/wp-stack.sh"
+set +eu +o pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: test-named-regions.sh runs pools and CLI processes as other users: run it as root"
@@ -319,6 +319,158 @@ expect "after the restart: pools a and b still have their entries" \
   "$(jget value <<<"$(fcgi a op=get\&key=reload)") $(jget value <<<"$(fcgi b op=get\&key=reload)")" "$RELOAD_VAL $RELOAD_VAL"
 stop_master
 echo "  (FPM and CLI part: $((SECONDS - T0)) s)"
+
+# ------------------------------------------------------------------------------ 2. WordPress
+WP_REGION="$TAG-wp"
+WP_REGION_PATH="/dev/shm/shmcache.$WP_REGION"
+wp_was_running=0
+wp_stack_status >/dev/null 2>&1 && wp_was_running=1
+wp_initial_dropin=$(wp_stack_dropin status)
+wp_initial_pagecache=$(wp_stack_pagecache status)
+CRON_LOG="$RUN/cron-runs.log"
+MU_TEST="$WP_STACK_CONTENT/mu-plugins/shmcache-named-regions-test.php"
+wp_named_cleanup() {
+  rm -f "$MU_TEST"
+  [ -n "${restore_php:-}" ] && wp_stack_mariadb_running && wp_eval "$restore_php" >/dev/null 2>&1
+  WP_STACK_REGION=""
+  wp_stack_dropin "$wp_initial_dropin"
+  if [ "$wp_initial_pagecache" = on ]; then wp_stack_pagecache on >/dev/null 2>&1; else wp_stack_pagecache off; fi
+  if [ "$wp_was_running" = 1 ]; then
+    wp_stack_start >/dev/null 2>&1 && wp_stack_flush >/dev/null 2>&1
+  else
+    wp_stack_stop >/dev/null 2>&1
+  fi
+}
+# wp_eval PHP: wp-load.php in the CLI with the stack's region (WP_STACK_REGION), as WP-CLI would.
+wp_eval() { wp_stack_eval "$1" 2>&1; }
+# wp_eval_private PHP: the same CLI without the name: its own private region (the old situation).
+wp_eval_private() { WP_STACK_REGION="" wp_stack_eval "$1" 2>&1; }
+# fpm_cache_get KEY: the object cache's value of KEY (group wp-stack) in an FPM worker, or MISS.
+fpm_cache_get() {
+  curl -sS --max-time 30 -D - -o /dev/null -H "X-WP-Stack-Cache-Get: $1" "$WP_STACK_URL/?named=$RANDOM$RANDOM" |
+    tr -d '\r' | sed -n 's/^X-WP-Stack-Cache-Value: //Ip'
+}
+fpm_cache_set() {
+  curl -sS --max-time 30 -o /dev/null -H "X-WP-Stack-Cache-Set: $1=$2" "$WP_STACK_URL/?named=$RANDOM$RANDOM"
+}
+# page URL: body in $RUN/page.body, headers in $RUN/page.headers.
+page() { curl -sS --max-time 30 -D "$RUN/page.headers" -o "$RUN/page.body" "$1"; }
+page_header() { tr -d '\r' <"$RUN/page.headers" | sed -n "s/^$1: //Ip" | tail -n 1; }
+
+log "WordPress: the stack's pool and the CLI on region $WP_REGION"
+WP_STACK_REGION=$WP_REGION
+T1=$SECONDS
+if ! wp_stack_start >"$RUN/wp-start.log" 2>&1; then
+  tail -n 30 "$RUN/wp-start.log"
+  check "the WordPress stack starts with WP_STACK_REGION" false
+else
+  wp_stack_pagecache off
+  wp_stack_dropin on
+  probe=$(wp_stack_probe)
+  expect "the stack's FPM pool opened $WP_REGION_PATH (php_admin_value from WP_STACK_REGION)" \
+    "$(php -n -r '$j = json_decode(stream_get_contents(STDIN), true); echo $j["shmcache_info"]["region_path"] ?? "";' <<<"$probe")" "$WP_REGION_PATH"
+  expect "the CLI (wp-load.php) attaches to the same file and the drop-in uses it" \
+    "$(wp_eval 'echo shmcache_info()["region_path"], " ", shmcache_info()["region_opened"], " ", (int) $GLOBALS["wp_object_cache"]->persistent;')" \
+    "$WP_REGION_PATH attached 1"
+
+  # ---- the object cache
+  v1="fpm-$RANDOM$RANDOM"
+  fpm_cache_set named-k "$v1"
+  expect "the CLI reads what FPM stored (wp_cache_get)" "$(wp_eval 'echo wp_cache_get("named-k", "wp-stack");')" "$v1"
+  v2="cli-$RANDOM$RANDOM"
+  wp_eval "wp_cache_set('named-k2', '$v2', 'wp-stack');" >/dev/null
+  expect "the next FPM request reads what the CLI stored (wp_cache_set)" "$(fpm_cache_get named-k2)" "$v2"
+  wp_eval 'wp_cache_flush();' >/dev/null
+  expect "wp_cache_flush() from the CLI empties what the next FPM request sees" \
+    "$(fpm_cache_get named-k) $(fpm_cache_get named-k2)" "MISS MISS"
+  v3="fpm-$RANDOM$RANDOM"
+  fpm_cache_set named-k3 "$v3"
+  wp_eval_private 'wp_cache_flush();' >/dev/null
+  expect "control: wp_cache_flush() from a CLI without the name leaves FPM's entry" "$(fpm_cache_get named-k3)" "$v3"
+
+  # ---- options and posts
+  old_name=$(wp_eval 'echo get_option("blogname");')
+  post_id=$(wp_eval 'echo get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]->ID;')
+  old_title=$(wp_eval "echo get_post($post_id)->post_title;")
+  post_url=$(wp_eval "echo get_permalink($post_id);")
+  restore_php="update_option('blogname', $(php -n -r 'var_export($argv[1]);' "$old_name")); wp_update_post(['ID' => $post_id, 'post_title' => $(php -n -r 'var_export($argv[1]);' "$old_title")]);"
+  page "$WP_STACK_URL/" && page "$post_url" # FPM caches alloptions and the post
+  name="Named $RANDOM$RANDOM"
+  wp_eval "update_option('blogname', '$name');" >/dev/null
+  page "$WP_STACK_URL/?named=$RANDOM"
+  expect "an option updated from the CLI is fresh in the next FPM request (blogname in <title>)" \
+    "$(grep -c "<title>[^<]*$name" "$RUN/page.body")" 1
+  title="Named post $RANDOM$RANDOM"
+  wp_eval "wp_update_post(['ID' => $post_id, 'post_title' => '$title']);" >/dev/null
+  page "$post_url"
+  expect "a post updated from the CLI is fresh in the next FPM request" "$(grep -c "$title" "$RUN/page.body" | tr -d ' ' | sed 's/^[1-9][0-9]*$/found/')" found
+
+  # ---- the page cache: the CLI's purge reaches FPM's memory directly (the HTTP relay is off)
+  wp_stack_pagecache on
+  page "$post_url" && page "$post_url"
+  hit_before=$(page_header X-Cache)
+  title2="Named page $RANDOM$RANDOM"
+  wp_eval "add_filter('shmcache_page_cache_relay', '__return_false'); wp_update_post(['ID' => $post_id, 'post_title' => '$title2']);" >/dev/null
+  page "$post_url"
+  expect "page cache: a HIT before, and after a post edit from the CLI (no relay) the page has the new title" \
+    "$hit_before $(page_header X-Cache) $(grep -c "$title2" "$RUN/page.body" | sed 's/^[1-9][0-9]*$/found/')" "HIT MISS found"
+  page "$post_url"
+  title3="Named control $RANDOM$RANDOM"
+  wp_eval_private "add_filter('shmcache_page_cache_relay', '__return_false'); wp_update_post(['ID' => $post_id, 'post_title' => '$title3']);" >/dev/null
+  page "$post_url"
+  expect "control: the same edit from a CLI without the name leaves the stale page (HIT, old title)" \
+    "$(page_header X-Cache) $(grep -c "$title3" "$RUN/page.body")" "HIT 0"
+  wp_stack_pagecache off
+  wp_stack_flush >/dev/null
+
+  # ---- cron: an event run from the CLI, one scheduled there and run by wp-cron.php over HTTP
+  cat >"$MU_TEST" <<EOF
+<?php
+// scripts/test-named-regions.sh: records each run of its cron events (removed by the test).
+add_action('shmcache_named_test_event', static function (\$tag) {
+    file_put_contents('$CRON_LOG', \$tag . ' ' . PHP_SAPI . "\n", FILE_APPEND | LOCK_EX);
+});
+EOF
+  # cron_round EVAL-FUNCTION TAG: schedules TAG-a (due) from the CLI, lets FPM cache the cron
+  # option, runs the due event from the CLI as WP-CLI's `wp cron event run --due-now` does and
+  # schedules TAG-b there, then requests wp-cron.php; prints the runs of each event.
+  cron_round() {
+    local ev=$1 tag=$2
+    "$ev" "wp_schedule_single_event(time() - 60, 'shmcache_named_test_event', ['$tag-a']);" >/dev/null
+    page "$WP_STACK_URL/?named=$RANDOM"
+    "$ev" "foreach (_get_cron_array() as \$ts => \$hooks) {
+        if (\$ts > time()) { continue; }
+        foreach (\$hooks['shmcache_named_test_event'] ?? [] as \$event) {
+          wp_unschedule_event(\$ts, 'shmcache_named_test_event', \$event['args']);
+          do_action_ref_array('shmcache_named_test_event', \$event['args']);
+        }
+      }
+      wp_schedule_single_event(time() - 30, 'shmcache_named_test_event', ['$tag-b']);" >/dev/null
+    curl -sS --max-time 60 -o /dev/null "$WP_STACK_URL/wp-cron.php"
+    # wp-cron.php answers before it runs the events (fastcgi_finish_request): wait for them.
+    for _ in $(seq 100); do
+      wp_stack_mysql -N -e "SELECT option_value FROM wp_options WHERE option_name = 'cron'" | grep -q "$tag-" || break
+      sleep 0.1
+    done
+    sleep 0.3
+    printf '%s-a:%s %s-b:%s left:%s\n' "$tag" "$(grep "^$tag-a " "$CRON_LOG" | cut -d' ' -f2 | paste -sd+)" \
+      "$tag" "$(grep "^$tag-b " "$CRON_LOG" | cut -d' ' -f2 | paste -sd+)" \
+      "$(wp_stack_mysql -N -e "SELECT option_value FROM wp_options WHERE option_name = 'cron'" | grep -o "$tag-[ab]" | paste -sd+)"
+  }
+  touch "$CRON_LOG"
+  t="c$RANDOM"
+  expect "cron: an event run from the CLI runs once there; one scheduled there runs once in wp-cron.php over HTTP; none left" \
+    "$(cron_round wp_eval "$t")" "$t-a:cli $t-b:fpm-fcgi left:"
+  wp_stack_flush >/dev/null
+  t="x$RANDOM"
+  control=$(cron_round wp_eval_private "$t")
+  echo "  control without the name: $control"
+  check "control: cron from a CLI without the name runs an event twice or loses one" \
+    test "$control" != "$t-a:cli $t-b:fpm-fcgi left:"
+  wp_stack_flush >/dev/null
+  rm -f "$MU_TEST"
+  echo "  (WordPress part: $((SECONDS - T1)) s, stack start included)"
+fi
 
 echo
 echo "$passed passed, $failed failed"
