@@ -469,6 +469,21 @@ EOF
     test "$control" != "$t-a:cli $t-b:fpm-fcgi left:"
   wp_stack_flush >/dev/null
   rm -f "$MU_TEST"
+
+  # ---- the plugin's Tools → shmcache and Site Health, rendered with the CLI's named region
+  wp_eval "require_once '$ROOT/wordpress/shmcache-plugin/shmcache.php';
+    wp_set_current_user(get_users(['role' => 'administrator', 'number' => 1, 'fields' => 'ID'])[0]);
+    ob_start(); shmcache_plugin_render_admin_page(); file_put_contents('$RUN/tools.html', ob_get_clean());
+    \$r = shmcache_plugin_site_health_test(); file_put_contents('$RUN/health.html', \$r['label'] . \"\\n\" . \$r['description']);" >/dev/null
+  plugin_shows_region() {
+    grep -q 'data-region-kind="named"' "$RUN/tools.html" &&
+      grep -q "data-region=\"path\" data-value=\"$WP_REGION_PATH\"" "$RUN/tools.html" &&
+      grep -q 'data-region="opened" data-value="attached"' "$RUN/tools.html" || { echo "  Tools → shmcache lacks the named region"; return 1; }
+    ! grep -q 'does not share this cache\|private cache' "$RUN/tools.html" "$RUN/health.html" || { echo "  still warns about an anonymous region"; return 1; }
+    grep -qF "Named region &quot;$WP_REGION&quot;: The cache is the file $WP_REGION_PATH" "$RUN/health.html" ||
+      { echo "  Site Health: $(cut -c1-300 "$RUN/health.html")"; return 1; }
+  }
+  check "plugin: Tools → shmcache and Site Health show the named region (name, path, attached), no warning" plugin_shows_region
   echo "  (WordPress part: $((SECONDS - T1)) s, stack start included)"
 fi
 
