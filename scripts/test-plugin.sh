@@ -92,7 +92,7 @@ login() { # login USER PASSWORD JAR
   # The test cookie a GET of wp-login.php would set is sent directly: that GET makes WordPress
   # 6.1 log two PHP 8.2 deprecations of its own (wp_signon() with no credentials).
   local jar=$3 code
-  printf '127.0.0.1\tFALSE\t/\tFALSE\t0\twordpress_test_cookie\tWP%%20Cookie%%20check\n' >"$jar"
+  printf '%s\tFALSE\t/\tFALSE\t0\twordpress_test_cookie\tWP%%20Cookie%%20check\n' "$WP_STACK_IP" >"$jar"
   code=$(curl -sS --max-time 60 -c "$jar" -b "$jar" -o /dev/null -w '%{http_code}' \
     --data-urlencode "log=$1" --data-urlencode "pwd=$2" --data-urlencode 'wp-submit=Log In' \
     --data-urlencode "redirect_to=$WP_STACK_URL/wp-admin/" --data-urlencode testcookie=1 \

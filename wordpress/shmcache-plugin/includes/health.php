@@ -188,30 +188,6 @@ function shmcache_health_verdict( array $info, array $context ): array {
 		);
 	}
 
-	// ------------------------------------------------------------------ the region
-	if ( $enabled && 'anonymous' === $region['kind'] ) {
-		$findings[] = $cli
-			? array(
-				1,
-				'This command line has a private cache',
-				'shmcache.enable_cli gives this process a region of its own: what it reads, writes or flushes never reaches PHP-FPM, so WP-CLI and cron run from the shell leave the web server\'s cache stale.',
-				'Run the command with the site\'s named region instead (php -d shmcache.region=NAME, as the pool\'s user). ' . $set_up,
-			)
-			: array(
-				1,
-				'The command line does not share this cache',
-				'The cache lives in the anonymous region of this PHP-FPM master: WP-CLI, cron run from the shell and deploy scripts cannot read, update or flush it, so after wp cache flush, wp option update or an import the site may serve stale data, and cron events run from the shell can run twice or get lost. A reload of PHP-FPM also empties it.',
-				$set_up,
-			);
-	} elseif ( $enabled && 'named' === $region['kind'] ) {
-		$findings[] = array(
-			0,
-			'Named region "' . $region['name'] . '"',
-			'The cache is the file ' . $region['path'] . ' (' . $region['opened'] . ' by this process), shared by every PHP process that names it — PHP-FPM workers, WP-CLI, cron — and kept across PHP-FPM reloads.',
-			'',
-		);
-	}
-
 	// ------------------------------------------------------------------ the drop-in
 	if ( isset( $context['dropin'] ) && is_array( $context['dropin'] ) ) {
 		$d = $context['dropin'] + array(
@@ -349,6 +325,30 @@ function shmcache_health_verdict( array $info, array $context ): array {
 				'',
 			);
 		}
+	}
+
+	// ------------------------------------------------------------------ the region (after the rest: of equal levels, a missing drop-in or a full table is named first)
+	if ( $enabled && 'anonymous' === $region['kind'] ) {
+		$findings[] = $cli
+			? array(
+				1,
+				'This command line has a private cache',
+				'shmcache.enable_cli gives this process a region of its own: what it reads, writes or flushes never reaches PHP-FPM, so WP-CLI and cron run from the shell leave the web server\'s cache stale.',
+				'Run the command with the site\'s named region instead (php -d shmcache.region=NAME, as the pool\'s user). ' . $set_up,
+			)
+			: array(
+				1,
+				'The command line does not share this cache',
+				'The cache lives in the anonymous region of this PHP-FPM master: WP-CLI, cron run from the shell and deploy scripts cannot read, update or flush it, so after wp cache flush, wp option update or an import the site may serve stale data, and cron events run from the shell can run twice or get lost. A reload of PHP-FPM also empties it.',
+				$set_up,
+			);
+	} elseif ( $enabled && 'named' === $region['kind'] ) {
+		$findings[] = array(
+			0,
+			'Named region "' . $region['name'] . '"',
+			'The cache is the file ' . $region['path'] . ' (' . $region['opened'] . ' by this process), shared by every PHP process that names it — PHP-FPM workers, WP-CLI, cron — and kept across PHP-FPM reloads.',
+			'',
+		);
 	}
 
 	// Worst first; the order of equal levels is kept.
