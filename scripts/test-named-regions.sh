@@ -320,6 +320,34 @@ expect "after the restart: pools a and b still have their entries" \
 stop_master
 echo "  (FPM and CLI part: $((SECONDS - T0)) s)"
 
+# ------------------------------------------------------------------------------ install.sh
+# On a scratch copy of /etc/php/8.2 with a second pool: a region per pool (named after it, owned
+# by its user), FPM accepts the result, a re-run adds nothing, --uninstall restores the files.
+install_sets_up_regions() {
+  local conf="$RUN/etc-php" out
+  [ -d /etc/php/8.2/fpm/pool.d ] || { echo "  no /etc/php/8.2/fpm/pool.d"; return 1; }
+  cp -a /etc/php/8.2 "$conf"
+  printf '[site-b]\nuser = nobody\ngroup = nogroup\nlisten = %s\npm = static\npm.max_children = 1\n' "$RUN/site-b.sock" >"$conf/fpm/pool.d/site-b.conf"
+  cp -a "$conf/fpm/pool.d" "$RUN/pool.d.before"
+  out=$(PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" 2>&1) || { echo "$out" | tail; return 1; }
+  echo "$out" | sed -n '/^Named regions/,/^$/p' | sed 's/^/  /'
+  grep -q '^php_admin_value\[shmcache.region\] = site-b ' "$conf/fpm/pool.d/site-b.conf" &&
+    grep -q '^php_admin_value\[shmcache.region_user\] = nobody ' "$conf/fpm/pool.d/site-b.conf" || { echo "  site-b.conf lacks its region"; return 1; }
+  # www (Debian's pool, when present) gets its own, and with two pools the CLI gets no default.
+  if [ -e "$conf/fpm/pool.d/www.conf" ]; then
+    grep -q '^php_admin_value\[shmcache.region\] = www ' "$conf/fpm/pool.d/www.conf" || { echo "  www.conf lacks its region"; return 1; }
+    [ ! -e "$conf/cli/conf.d/30-shmcache-region.ini" ] || { echo "  a CLI region was chosen among two pools"; return 1; }
+    echo "$out" | grep -q 'sudo -u nobody php -d shmcache.region=site-b' || { echo "  no CLI command printed for site-b"; return 1; }
+  fi
+  printf '[global]\nerror_log = %s/fpm-t.log\ninclude = %s/fpm/pool.d/*.conf\n' "$RUN" "$conf" >"$RUN/fpm-t.conf"
+  php-fpm8.2 -n -tt -y "$RUN/fpm-t.conf" 2>&1 | grep -q 'php_admin_value\[shmcache.region\] = site-b' || { echo "  php-fpm -tt does not show site-b's region"; return 1; }
+  PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" >/dev/null 2>&1
+  [ "$(grep -c 'shmcache.region' "$conf/fpm/pool.d/site-b.conf")" = 2 ] || { echo "  a re-run added lines again"; return 1; }
+  PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" --uninstall >/dev/null 2>&1
+  diff -r "$RUN/pool.d.before" "$conf/fpm/pool.d" >/dev/null || { echo "  --uninstall left the pool files changed"; return 1; }
+}
+check "install.sh (scratch /etc/php copy): a region per pool for its user, FPM accepts it, re-run adds nothing, --uninstall restores" install_sets_up_regions
+
 # ------------------------------------------------------------------------------ 2. WordPress
 WP_REGION="$TAG-wp"
 WP_REGION_PATH="/dev/shm/shmcache.$WP_REGION"
