@@ -2,12 +2,15 @@
 # Installs shmcache for PHP 8.2 (Debian/Ubuntu layout) and enables it for the CLI and PHP-FPM.
 # Running it again changes nothing that is already in place; --uninstall reverses it.
 #
-#   sudo scripts/install.sh              build (release), install the .so, write and enable the ini
-#   sudo scripts/install.sh --uninstall  disable, remove the ini and the .so
+#   sudo scripts/install.sh              build (release), install the .so, write and enable the ini,
+#                                        give each FPM pool a named region (and the CLI, with one pool)
+#   sudo scripts/install.sh --uninstall  disable, remove the ini, the pools' region lines and the .so
 #
 # Overridable, e.g. to try it in a scratch directory:
 #   PHP_CONF_DIR  (default /etc/php/8.2)                 where mods-available/ and <sapi>/conf.d/ are
 #   EXT_DIR       (default `php-config8.2 --extension-dir`)  where the .so goes
+#   SHMCACHE_REGIONS=0  leave the pool files alone (every pool then shares the master's anonymous
+#                       region, which the CLI cannot reach)
 source "$(dirname "$0")/common.sh"
 
 PHP_VER=8.2
@@ -20,7 +23,7 @@ SAPIS=(cli fpm)
 INI="$PHP_CONF_DIR/mods-available/$MOD.ini"
 
 usage() {
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 mode=install
@@ -92,6 +95,119 @@ extension=$LIB
 EOF
 }
 
+# ---------------------------------------------------------------------------------- regions
+# Lines this script adds to a pool file end with this marker: --uninstall removes exactly those.
+REGION_MARK="; shmcache: added by scripts/install.sh"
+CLI_REGION_INI="$PHP_CONF_DIR/cli/conf.d/30-shmcache-region.ini"
+
+# pool_sections FILE: "POOL USER" for each pool of FILE ("-" when it names no user).
+pool_sections() {
+  awk '
+    /^[ \t]*\[[^]]+\][ \t]*$/ { if (pool != "") print pool, (user == "" ? "-" : user); pool = $0; gsub(/[][ \t]/, "", pool); user = ""; if (pool == "global") pool = ""; next }
+    pool != "" && /^[ \t]*user[ \t]*=/ { v = $0; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t;].*$/, "", v); gsub(/"/, "", v); user = v }
+    END { if (pool != "") print pool, (user == "" ? "-" : user) }
+  ' "$1"
+}
+
+# The region's name for a pool: its name with anything but letters, digits, '-', '_', '.' as '-'.
+region_name() { printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' '-' | sed 's/^\./-/'; }
+
+# add_pool_regions FILE: appends php_admin_value[shmcache.region] (and region_user) to each pool
+# of FILE that sets no shmcache.region yet; prints what it did.
+add_pool_regions() {
+  local file=$1 tmp
+  tmp=$(mktemp)
+  awk -v mark="$REGION_MARK" '
+    function flush_pool() {
+      if (pool != "" && !has_region) {
+        name = pool; gsub(/[^A-Za-z0-9_.-]/, "-", name); sub(/^\./, "-", name)
+        print "php_admin_value[shmcache.region] = " name " " mark
+        if (user != "") print "php_admin_value[shmcache.region_user] = " user " " mark
+        printf "%s %s %s\n", pool, name, (user == "" ? "-" : user) > "/dev/stderr"
+      }
+    }
+    /^[ \t]*\[[^]]+\][ \t]*$/ { flush_pool(); pool = $0; gsub(/[][ \t]/, "", pool); if (pool == "global") pool = ""; user = ""; has_region = 0; print; next }
+    pool != "" && /^[ \t]*user[ \t]*=/ { v = $0; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t;].*$/, "", v); gsub(/"/, "", v); user = v }
+    pool != "" && /^[ \t]*php(_admin)?_value\[shmcache\.region\]/ { has_region = 1 }
+    { print }
+    END { flush_pool() }
+  ' "$file" >"$tmp" 2>"$tmp.added"
+  if [ -s "$tmp.added" ]; then
+    as_root cp "$tmp" "$file"
+    while read -r pool name user; do
+      echo "    fpm pool [$pool] ($file): shmcache.region = $name -> /dev/shm/shmcache.$name$([ "$user" = - ] || echo ", owned by $user")"
+    done <"$tmp.added"
+  fi
+  while read -r pool _; do
+    grep -q "^[^;]*shmcache\.region\]" "$file" || continue
+    [ -s "$tmp.added" ] && grep -q "^$pool " "$tmp.added" && continue
+    if grep -qF "$REGION_MARK" "$file"; then
+      echo "    fpm pool [$pool] ($file): has its region already (set by this script before)"
+    else
+      echo "    fpm pool [$pool] ($file): keeps its own shmcache.region setting"
+    fi
+  done < <(pool_sections "$file")
+  rm -f "$tmp" "$tmp.added"
+}
+
+# setup_regions: a named region for every FPM pool; for the CLI too when there is exactly one
+# pool (with several, the CLI cannot know which site a command is for: the commands are printed).
+setup_regions() {
+  local pool_dir="$PHP_CONF_DIR/fpm/pool.d" f pools=()
+  if [ "${SHMCACHE_REGIONS:-1}" = 0 ]; then
+    echo "    regions: SHMCACHE_REGIONS=0, pool files left alone (pools share the master's anonymous region)"
+    return
+  fi
+  if [ ! -d "$pool_dir" ]; then
+    echo "    regions: $pool_dir does not exist (no PHP-FPM): no pool to set up"
+    return
+  fi
+  for f in "$pool_dir"/*.conf; do
+    [ -e "$f" ] || continue
+    add_pool_regions "$f"
+    while read -r pool user; do pools+=("$pool:$user"); done < <(pool_sections "$f")
+  done
+  [ -d "$PHP_CONF_DIR/cli/conf.d" ] || return
+  if [ ${#pools[@]} -eq 1 ]; then
+    local pool=${pools[0]%%:*} user=${pools[0]#*:} name want
+    name=$(region_name "$pool")
+    want=$(printf '%s\n' "; The CLI uses the region of the PHP-FPM pool [$pool], so WP-CLI, cron and deploy scripts" \
+      "; read, update and flush the cache the web server uses. Written by shmcache's scripts/install.sh." \
+      "; Commands must run as $user (or root): other users get a warning and no cache." \
+      "shmcache.region = $name")
+    [ "$user" = - ] || want+=$'\n'"shmcache.region_user = $user"
+    if [ -e "$CLI_REGION_INI" ] && ! grep -q "scripts/install.sh" "$CLI_REGION_INI"; then
+      echo "    cli: keeping your $CLI_REGION_INI"
+    elif [ "$(cat "$CLI_REGION_INI" 2>/dev/null)" = "$want" ]; then
+      echo "    cli: $CLI_REGION_INI is up to date (shmcache.region = $name)"
+    else
+      printf '%s\n' "$want" | as_root tee "$CLI_REGION_INI" >/dev/null
+      echo "    cli: wrote $CLI_REGION_INI: the CLI shares pool [$pool]'s region $name (run commands as $user or root)"
+    fi
+  elif [ ${#pools[@]} -gt 1 ]; then
+    echo "    cli: ${#pools[@]} pools, so no default region for the CLI; run a site's commands with its region:"
+    local p
+    for p in "${pools[@]}"; do
+      echo "        sudo -u ${p#*:} php -d shmcache.region=$(region_name "${p%%:*}") ...     (pool [${p%%:*}])"
+    done
+  fi
+}
+
+remove_regions() {
+  local f
+  for f in "$PHP_CONF_DIR"/fpm/pool.d/*.conf; do
+    [ -e "$f" ] && grep -qF "$REGION_MARK" "$f" || continue
+    log "removing shmcache.region lines from $f"
+    grep -vF "$REGION_MARK" "$f" | as_root tee "$f.shmcache-tmp" >/dev/null
+    as_root mv -f "$f.shmcache-tmp" "$f"
+  done
+  if [ -e "$CLI_REGION_INI" ] && grep -q "scripts/install.sh" "$CLI_REGION_INI"; then
+    log "removing $CLI_REGION_INI"
+    as_root rm -f "$CLI_REGION_INI"
+  fi
+  echo "    region files in /dev/shm (shmcache.*) are left for running processes: remove them by hand after stopping PHP-FPM"
+}
+
 restart_hint() {
   echo
   echo "Restart PHP-FPM so its workers load the change:"
@@ -150,7 +266,13 @@ do_install() {
     fi
   done
 
-  # 4. verify (grep reads everything: with -q its early exit makes php fail on EPIPE under pipefail).
+  # 4. a named region per pool (and for the CLI): the CLI then shares the web server's cache,
+  #    and a reload of PHP-FPM keeps it.
+  echo
+  echo "Named regions (shmcache.region):"
+  setup_regions
+
+  # 5. verify (grep reads everything: with -q its early exit makes php fail on EPIPE under pipefail).
   echo
   if php -n -d extension_dir="$ext_dir" -d extension="$LIB" -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
     echo "OK: PHP loads $dest"
@@ -169,8 +291,8 @@ do_install() {
   cat <<EOF
 
 Verify:
-    php --ri $MOD                  (the CLI reports "disabled" unless shmcache.enable_cli=1: each CLI
-                                    process would get a region of its own; FPM workers share one)
+    php --ri $MOD                  (with a named region the CLI shows it; without one the CLI reports
+                                    "disabled" unless shmcache.enable_cli=1, a region of its own)
     php-fpm$PHP_VER -m | grep $MOD   the FPM binary loads it
     serve web/status.php from an FPM pool to see the shared cache (hits, slots, ring, health)
 EOF
@@ -180,6 +302,7 @@ do_uninstall() {
   local ext_dir dest sapi confd f
   ext_dir=$(extension_dir)
   dest="$ext_dir/$LIB"
+  remove_regions
 
   for sapi in "${SAPIS[@]}"; do
     confd="$PHP_CONF_DIR/$sapi/conf.d"

@@ -185,6 +185,18 @@ screenshot() {
   fi
 }
 screenshot page good
+# The stack's default is the FPM master's anonymous region (WP_STACK_REGION names one instead).
+region_shown() {
+  if [ -z "$WP_STACK_REGION" ]; then
+    grep -q 'data-region-kind="anonymous"' "$WORK/page.body" &&
+      grep -q 'The command line does not share this cache' "$WORK/page.body" &&
+      grep -q 'php_admin_value\[shmcache.region\]' "$WORK/page.body" || { echo "  no anonymous-region warning"; return 1; }
+  else
+    grep -q 'data-region-kind="named"' "$WORK/page.body" &&
+      grep -q "data-region=\"name\" data-value=\"$WP_STACK_REGION\"" "$WORK/page.body" || { echo "  the region $WP_STACK_REGION is not shown"; return 1; }
+  fi
+}
+check "Tools → shmcache shows the region; an anonymous one with a warning that the CLI cannot share it" region_shown
 subscriber_refused() {
   local jar="$WORK/sub.cookies" code
   login "$SUB_USER" sub-pass "$jar" || { echo "  the subscriber cannot log in"; return 1; }

@@ -45,6 +45,10 @@
 #   WP_STACK_MULTISITE 1: a multisite network (subdirectories: the main site at /, a second site at
 #                      /second/, three posts each) instead of the 300-post single site; give it
 #                      its own WP_STACK_DIR (and IP/port when a single-site stack runs too)
+#   WP_STACK_REGION    empty (default): the FPM master's anonymous region, which CLI scripts cannot
+#                      reach; a name (or absolute path): the pool gets
+#                      php_admin_value[shmcache.region] (and shmcache.region_user=root, the pool's
+#                      user) and `eval` passes the same to the CLI, so both share one cache
 #
 # Sourcing it (`source scripts/wp-stack.sh`) defines the wp_stack_* functions (wp_stack_start,
 # wp_stack_stop, wp_stack_status, wp_stack_env, wp_stack_dropin on|off, wp_stack_pagecache on|off,
@@ -69,6 +73,7 @@ WP_STACK_SHMCACHE=${WP_STACK_SHMCACHE:-1}
 WP_STACK_FPM_ARGS=${WP_STACK_FPM_ARGS:-}
 WP_STACK_DIR=${WP_STACK_DIR:-$ROOT/target/wp-stack}
 WP_STACK_MULTISITE=${WP_STACK_MULTISITE:-0}
+WP_STACK_REGION=${WP_STACK_REGION:-}
 WP_PATH=/usr/share/wordpress
 # Loopback address of this stack: a second checkout (or a second helper) runs its own stack on
 # another one, e.g. WP_STACK_IP=127.0.0.2 WP_PORT=8090, with its own /etc/wordpress config file.
@@ -324,6 +329,10 @@ php_admin_value[memory_limit] = 256M
 ; Edits of the drop-in are seen at once.
 php_admin_value[opcache.revalidate_freq] = 0
 EOF
+  local setting
+  while IFS= read -r setting; do
+    printf 'php_admin_value[%s] = %s\n' "${setting%%=*}" "${setting#*=}" >>"$WP_STACK_CONF/php-fpm.conf"
+  done < <(_wps_region_ini)
 }
 
 wp_stack_write_nginx_config() {
@@ -452,7 +461,15 @@ wp_stack_fpm_running() { _wps_pid_alive "$WP_STACK_RUN/php-fpm.pid" php-fpm; }
 _wps_fpm_signature() {
   local so_sum=none
   if [ "$WP_STACK_SHMCACHE" = 1 ] && [ -f "$SO" ]; then so_sum=$(sha1sum "$SO" | cut -c1-40); fi
-  printf 'shmcache=%s workers=%s so=%s args=%s\n' "$WP_STACK_SHMCACHE" "$WP_FPM_WORKERS" "$so_sum" "$WP_STACK_FPM_ARGS"
+  printf 'shmcache=%s workers=%s so=%s args=%s%s\n' "$WP_STACK_SHMCACHE" "$WP_FPM_WORKERS" "$so_sum" "$WP_STACK_FPM_ARGS" \
+    "${WP_STACK_REGION:+ region=$WP_STACK_REGION}"
+}
+
+# The INI settings that put a process on the stack's named region (none without WP_STACK_REGION).
+# The pool runs as root: region_user says whose file it is, as root never guesses in /dev/shm.
+_wps_region_ini() {
+  [ -n "$WP_STACK_REGION" ] || return 0
+  printf '%s\n' "shmcache.region=$WP_STACK_REGION" "shmcache.region_user=root"
 }
 
 _wps_ensure_so() {
@@ -659,7 +676,7 @@ wp_stack_env() {
   for v in WP_STACK_URL WP_STACK_HOST WP_PORT WP_STACK_DIR WP_STACK_CONTENT WP_STACK_MYSQL_SOCKET \
     WP_STACK_FPM_SOCKET WP_STACK_FPM_LOG WP_STACK_DEBUG_LOG WP_STACK_NGINX_ERROR_LOG \
     WP_STACK_NGINX_ACCESS_LOG WP_STACK_MYSQL_LOG WP_STACK_BOOTSTRAP WP_STACK_SO WP_PATH \
-    WP_STACK_DB_NAME WP_STACK_DB_USER WP_STACK_DB_PASSWORD; do
+    WP_STACK_DB_NAME WP_STACK_DB_USER WP_STACK_DB_PASSWORD WP_STACK_REGION; do
     printf 'export %s=%q\n' "$v" "${!v}"
   done
 }
@@ -750,10 +767,12 @@ wp_stack_probe() { _wps_http "/__wp-stack/probe.php${1:+?$1}"; }
 
 # wp_stack_eval 'PHP CODE': runs code in the CLI after loading the site (bootstrap-wp.php).
 wp_stack_eval() {
-  local so_args=()
+  local so_args=() setting
   if [ "$WP_STACK_SHMCACHE" = 1 ] && [ -f "$SO" ] && ! php -m 2>/dev/null | grep -x shmcache >/dev/null; then
     so_args=(-d "extension=$SO" -d shmcache.enable_cli=1)
   fi
+  # With WP_STACK_REGION the CLI opens the pool's region (enable_cli is then not needed).
+  while IFS= read -r setting; do so_args+=(-d "$setting"); done < <(_wps_region_ini)
   WP_STACK_HOST="$WP_STACK_HOST" php "${so_args[@]}" -r 'require $argv[1]; eval($argv[2]);' "$WP_STACK_BOOTSTRAP" "$1"
 }
 

@@ -77,12 +77,21 @@ pub fn at_request_start() {
             }
         }
         let Some(settings) = state.settings.as_ref() else { return };
-        if let Some(cache) = super::cache() {
-            if !cache.region().file_unlinked() {
-                return;
+        match super::cache() {
+            // The named region opened before: kept until its file is replaced or removed.
+            Some(cache) if state.status.opened.is_some() => {
+                if !cache.region().file_unlinked() {
+                    return;
+                }
             }
-        } else if state.retry_at.is_some_and(|t| Instant::now() < t) {
-            return;
+            // A worker of a pool with a name still holds the anonymous region its master created
+            // (the master's own INI names none): it is never used, whatever happens below.
+            Some(_) => {}
+            None => {
+                if state.retry_at.is_some_and(|t| Instant::now() < t) {
+                    return;
+                }
+            }
         }
         let result = open(settings);
         match result {
@@ -103,7 +112,10 @@ pub fn at_request_start() {
             Err(message) => {
                 // Never some other region: without its own, the process runs with no cache.
                 switch_to(None);
+                // The path it tried, for shmcache_info() (None when the name itself is invalid).
+                let tried = named::region_path(&settings.name).ok();
                 state.status.opened = None;
+                state.status.path = tried;
                 state.status.error = Some(message.clone());
                 state.retry_at = Some(Instant::now() + RETRY_AFTER);
                 warn(&format!("{message}; the cache is disabled in this process"));

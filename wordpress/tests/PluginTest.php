@@ -143,6 +143,38 @@ final class PluginTest extends TestCase {
 		);
 	}
 
+	/** What shmcache_info() says of the FPM master's anonymous region. */
+	private static function anonymous() {
+		return array(
+			'region'         => '',
+			'region_path'    => '',
+			'region_opened'  => 'anonymous',
+			'layout_version' => 5,
+		);
+	}
+
+	private static function named() {
+		return array(
+			'region'         => 'site-a',
+			'region_path'    => '/dev/shm/shmcache.site-a',
+			'region_opened'  => 'attached',
+			'layout_version' => 5,
+		);
+	}
+
+	/** A pool pointed at another user's region: no cache, and the reason. */
+	private static function named_error() {
+		return array(
+			'enabled'        => false,
+			'sapi'           => 'fpm-fcgi',
+			'region'         => 'site-a',
+			'region_path'    => '/dev/shm/shmcache.site-a',
+			'region_opened'  => '',
+			'region_error'   => 'shmcache: cannot open /dev/shm/shmcache.site-a: Permission denied (os error 13) (it belongs to user site-b and group site-b, mode 600)',
+			'layout_version' => 5,
+		);
+	}
+
 	private static function dropin( array $override = array() ) {
 		return $override + array(
 			'installed'          => true,
@@ -184,6 +216,10 @@ final class PluginTest extends TestCase {
 			'SHMCACHE_DISABLE'                     => array( self::info(), self::ctx( array( 'dropin' => self::dropin( array( 'persistent' => false, 'unavailable_reason' => 'SHMCACHE_DISABLE is set in wp-config.php' ) ) ) ), 'recommended', 'not using shared memory', 'SHMCACHE_DISABLE' ),
 			'outdated drop-in'                     => array( self::info(), self::ctx( array( 'dropin' => self::dropin( array( 'version' => '0.0.9' ) ) ) ), 'recommended', 'out of date', 'Install or update the drop-in' ),
 			'warming up'                           => array( self::info( array( 'hits' => 10, 'misses' => 20 ) ), self::ctx(), 'good', 'caching objects', null ),
+			'anonymous region in PHP-FPM'          => array( self::info( self::anonymous() ), self::ctx(), 'recommended', 'The command line does not share this cache', 'php_admin_value[shmcache.region]' ),
+			'private region in the CLI'            => array( self::info( array( 'sapi' => 'cli' ) + self::anonymous() ), self::ctx( array( 'sapi' => 'cli' ) ), 'recommended', 'private cache', 'php -d shmcache.region=' ),
+			'named region'                         => array( self::info( self::named() ), self::ctx( array( 'dropin' => self::dropin() ) ), 'good', 'caching objects in shared memory', null ),
+			'named region that could not be opened' => array( self::named_error(), self::ctx(), 'critical', 'The named region could not be opened', 'ls -l /dev/shm/shmcache.site-a' ),
 		);
 	}
 
@@ -216,6 +252,28 @@ final class PluginTest extends TestCase {
 
 		$v = shmcache_health_verdict( self::info( array( 'hits' => 10, 'misses' => 20 ) ), self::ctx() );
 		$this->assertStringContainsString( 'Warming up', $v['reasons'][0] );
+	}
+
+	public function test_region_kinds() {
+		$this->assertSame( 'unknown', shmcache_plugin_region( self::info() )['kind'], 'an extension without named regions' );
+		$this->assertSame( 'anonymous', shmcache_plugin_region( self::info( self::anonymous() ) )['kind'] );
+		$named = shmcache_plugin_region( self::info( self::named() ) );
+		$this->assertSame( array( 'named', 'site-a', '/dev/shm/shmcache.site-a', 'attached', '', 5 ), array_values( $named ) );
+		$this->assertSame( 'error', shmcache_plugin_region( self::named_error() )['kind'] );
+		$this->assertSame( 'none', shmcache_plugin_region( array( 'enabled' => false, 'region' => '', 'region_opened' => '' ) )['kind'] );
+	}
+
+	public function test_verdict_names_the_region_and_its_error() {
+		$v = shmcache_health_verdict( self::info( self::named() ), self::ctx() );
+		$this->assertStringContainsString( 'Named region "site-a": The cache is the file /dev/shm/shmcache.site-a (attached by this process)', implode( "\n", $v['reasons'] ) );
+
+		$v = shmcache_health_verdict( self::named_error(), self::ctx() );
+		$this->assertStringContainsString( 'it belongs to user site-b', $v['reasons'][0] );
+		$this->assertCount( 1, $v['findings'], 'no second "extension is disabled" finding: ' . implode( "\n", $v['reasons'] ) );
+
+		$v = shmcache_health_verdict( self::info( self::anonymous() ), self::ctx() );
+		$this->assertStringContainsString( 'wp cache flush', $v['reasons'][0] );
+		$this->assertStringContainsString( 'scripts/install.sh', $v['actions'][0] );
 	}
 
 	public function test_verdict_orders_findings_worst_first() {
@@ -550,8 +608,15 @@ final class PluginTest extends TestCase {
 		$this->assertStringContainsString( 'tools.php?page=shmcache', $result['actions'] );
 		$this->assertSame( 'shmcache', $result['test'] );
 
-		// The CLI region here is enabled and the drop-in is ours and persistent: nothing is wrong.
-		$this->assertSame( 'good', $result['status'], $result['description'] );
+		// The drop-in is ours and persistent: nothing is wrong, except that a CLI without a
+		// region name (shmcache.enable_cli) has a private cache, which Site Health says.
+		if ( '' === shmcache_info()['region'] ) {
+			$this->assertSame( 'recommended', $result['status'], $result['description'] );
+			$this->assertStringContainsString( 'This command line has a private cache', $result['label'] );
+		} else {
+			$this->assertSame( 'good', $result['status'], $result['description'] );
+			$this->assertStringContainsString( esc_html( shmcache_info()['region_path'] ), $result['description'] );
+		}
 	}
 
 	// ------------------------------------------------------------------------------ admin screen
@@ -611,6 +676,21 @@ final class PluginTest extends TestCase {
 		$this->assertStringContainsString( 'nothing to raise', $html );
 		$this->assertStringNotContainsString( '<i>closure</i>', $html );
 		$this->assertStringNotContainsString( 'shmcache-refused-none', $html );
+	}
+
+	public function test_admin_page_shows_the_region() {
+		$this->as_admin();
+		$html = $this->render();
+		$info = shmcache_info();
+		$kind = '' === $info['region'] ? 'anonymous' : 'named';
+		$this->assertStringContainsString( '<table class="widefat striped shmcache-table shmcache-region" data-region-kind="' . $kind . '">', $html );
+		$this->assertStringContainsString( 'data-region="opened" data-value="' . $info['region_opened'] . '"', $html );
+		$this->assertStringContainsString( 'data-region="layout_version" data-value="' . $info['layout_version'] . '"', $html );
+		if ( 'anonymous' === $kind ) {
+			$this->assertStringContainsString( 'private to this command-line process', $html );
+		} else {
+			$this->assertStringContainsString( 'data-region="path" data-value="' . esc_attr( $info['region_path'] ) . '"', $html );
+		}
 	}
 
 	public function test_admin_page_shows_the_flush_outcome() {

@@ -204,6 +204,55 @@ function shmcache_plugin_result_notice() {
 	}
 }
 
+/**
+ * The "Region" table: which region this page load used, and whether the command line can
+ * reach it.
+ *
+ * @param array $region shmcache_plugin_region().
+ */
+function shmcache_plugin_render_region( array $region ) {
+	if ( 'unknown' === $region['kind'] ) {
+		return; // an extension without named regions: nothing to show
+	}
+	$kinds = array(
+		'named'     => __( 'named: a file shared by every PHP process that names it (PHP-FPM, WP-CLI, cron), kept across PHP-FPM reloads', 'shmcache' ),
+		'anonymous' => 'cli' === PHP_SAPI || 'phpdbg' === PHP_SAPI
+			? __( 'anonymous: private to this command-line process', 'shmcache' )
+			: __( 'anonymous: this PHP-FPM master\'s own; the command line cannot reach it, and a reload empties it', 'shmcache' ),
+		'error'     => __( 'named, but it could not be opened: no cache in this process', 'shmcache' ),
+		'none'      => __( 'none', 'shmcache' ),
+	);
+	$rows  = array(
+		'kind'           => array( __( 'Region', 'shmcache' ), isset( $kinds[ $region['kind'] ] ) ? $kinds[ $region['kind'] ] : $region['kind'] ),
+		'name'           => array( __( 'Name (shmcache.region)', 'shmcache' ), '' !== $region['name'] ? $region['name'] : '-' ),
+		'path'           => array( __( 'File', 'shmcache' ), '' !== $region['path'] ? $region['path'] : '-' ),
+		'opened'         => array( __( 'Opened by this page load', 'shmcache' ), '' !== $region['opened'] ? $region['opened'] : '-' ),
+		'layout_version' => array( __( 'Layout version', 'shmcache' ), (string) $region['layout_version'] ),
+	);
+	if ( '' !== $region['error'] ) {
+		$rows['error'] = array( __( 'Error', 'shmcache' ), $region['error'] );
+	}
+	?>
+	<h2><?php esc_html_e( 'Region', 'shmcache' ); ?></h2>
+	<table class="widefat striped shmcache-table shmcache-region" data-region-kind="<?php echo esc_attr( $region['kind'] ); ?>">
+		<tbody>
+		<?php
+		foreach ( $rows as $key => $row ) {
+			$raw = 'kind' === $key ? $region['kind'] : ( isset( $region[ $key ] ) ? (string) $region[ $key ] : '' );
+			printf(
+				'<tr data-region="%1$s" data-value="%2$s"><th scope="row">%3$s</th><td colspan="2">%4$s</td></tr>' . "\n",
+				esc_attr( $key ),
+				esc_attr( $raw ),
+				esc_html( $row[0] ),
+				in_array( $key, array( 'name', 'path' ), true ) && '-' !== $row[1] ? '<code>' . esc_html( $row[1] ) . '</code>' : esc_html( $row[1] )
+			);
+		}
+		?>
+		</tbody>
+	</table>
+	<?php
+}
+
 /** Tools → shmcache. */
 function shmcache_plugin_render_admin_page() {
 	if ( ! shmcache_plugin_user_can_manage() ) {
@@ -330,6 +379,8 @@ function shmcache_plugin_render_admin_page() {
 		</form>
 	<?php endif; ?>
 
+	<?php shmcache_plugin_render_region( shmcache_plugin_region( $info ) ); ?>
+
 	<h2><?php esc_html_e( 'Shared cache', 'shmcache' ); ?></h2>
 	<?php if ( ! $enabled ) : ?>
 		<p class="shmcache-no-counters"><?php esc_html_e( 'No counters: the shmcache extension is not loaded or not enabled in this PHP.', 'shmcache' ); ?></p>
@@ -337,7 +388,14 @@ function shmcache_plugin_render_admin_page() {
 		<p class="description">
 			<?php
 			/* translators: %s: SAPI name */
-			echo esc_html( sprintf( __( 'Counted since PHP-FPM started, for every site this PHP-FPM master serves (one shared region; SAPI %s).', 'shmcache' ), isset( $info['sapi'] ) ? (string) $info['sapi'] : PHP_SAPI ) );
+			$sapi = isset( $info['sapi'] ) ? (string) $info['sapi'] : PHP_SAPI;
+			echo esc_html(
+				'' !== (string) ( isset( $info['region'] ) ? $info['region'] : '' )
+					/* translators: %s: SAPI name */
+					? sprintf( __( 'Counted since the region was created, for every process that uses it (PHP-FPM pools, the command line; SAPI %s).', 'shmcache' ), $sapi )
+					/* translators: %s: SAPI name */
+					: sprintf( __( 'Counted since PHP-FPM started, for every site this PHP-FPM master serves (one shared region; SAPI %s).', 'shmcache' ), $sapi )
+			);
 			?>
 		</p>
 		<table class="widefat striped shmcache-table shmcache-counters">

@@ -93,6 +93,38 @@ function shmcache_plugin_doubled_ini_size( $bytes ) {
 }
 
 /**
+ * Which region this process uses, from shmcache_info() (pure).
+ *
+ * @param array $info shmcache_info(), or [] when the extension is missing.
+ * @return array{kind:string, name:string, path:string, opened:string, error:string, layout_version:int}
+ *   kind: 'named' (a region file shared by every process that names it), 'anonymous' (the FPM
+ *   master's region; in the CLI, a private one), 'error' (a name is set but the file could not
+ *   be opened), 'none' (no region at all) or 'unknown' (an extension without named regions).
+ */
+function shmcache_plugin_region( array $info ) {
+	$text   = static function ( $key ) use ( $info ) {
+		return isset( $info[ $key ] ) && is_scalar( $info[ $key ] ) ? (string) $info[ $key ] : '';
+	};
+	$region = array(
+		'kind'           => 'unknown',
+		'name'           => $text( 'region' ),
+		'path'           => $text( 'region_path' ),
+		'opened'         => $text( 'region_opened' ),
+		'error'          => $text( 'region_error' ),
+		'layout_version' => isset( $info['layout_version'] ) ? (int) $info['layout_version'] : 0,
+	);
+	if ( ! array_key_exists( 'region_opened', $info ) ) {
+		return $region;
+	}
+	if ( '' !== $region['name'] ) {
+		$region['kind'] = '' !== $region['error'] || '' === $region['opened'] ? 'error' : 'named';
+	} else {
+		$region['kind'] = 'anonymous' === $region['opened'] ? 'anonymous' : 'none';
+	}
+	return $region;
+}
+
+/**
  * The verdict on the cache's health.
  *
  * @param array $info    shmcache_info() of this PHP process, or [] when the extension is not loaded.
@@ -127,8 +159,18 @@ function shmcache_health_verdict( array $info, array $context ): array {
 	$m        = shmcache_plugin_metrics( $info, $now );
 	$cli      = in_array( $sapi, array( 'cli', 'phpdbg' ), true );
 
+	$region = shmcache_plugin_region( $loaded ? $info : array() );
+	$set_up = 'Give the site a named region: in its PHP-FPM pool file php_admin_value[shmcache.region] = a name for the site and php_admin_value[shmcache.region_user] = the pool\'s user, the same shmcache.region for the command line (php -d shmcache.region=..., or the CLI\'s ini), then restart PHP-FPM. scripts/install.sh sets this up for every pool; see docs/operations.md.';
+
 	// ------------------------------------------------------------------ the extension itself
-	if ( ! $loaded ) {
+	if ( $loaded && 'error' === $region['kind'] ) {
+		$findings[] = array(
+			2,
+			'The named region could not be opened',
+			'This PHP process is configured for the region "' . $region['name'] . '"' . ( '' !== $region['path'] ? ' (' . $region['path'] . ')' : '' ) . ' but could not open it, so it runs without a cache (reads miss, writes are dropped): ' . ( '' !== $region['error'] ? $region['error'] : 'no reason given' ) . '.',
+			'Check who owns the file (ls -l ' . ( '' !== $region['path'] ? $region['path'] : '/dev/shm/shmcache.*' ) . '): it must belong to the user PHP runs as here (or to shmcache.region_group, with no access for others). A file left by another user can be removed by hand; the next request creates it again.',
+		);
+	} elseif ( ! $loaded ) {
 		$findings[] = array(
 			2,
 			'The shmcache PHP extension is not loaded',
@@ -283,6 +325,30 @@ function shmcache_health_verdict( array $info, array $context ): array {
 				'',
 			);
 		}
+	}
+
+	// ------------------------------------------------------------------ the region (after the rest: of equal levels, a missing drop-in or a full table is named first)
+	if ( $enabled && 'anonymous' === $region['kind'] ) {
+		$findings[] = $cli
+			? array(
+				1,
+				'This command line has a private cache',
+				'shmcache.enable_cli gives this process a region of its own: what it reads, writes or flushes never reaches PHP-FPM, so WP-CLI and cron run from the shell leave the web server\'s cache stale.',
+				'Run the command with the site\'s named region instead (php -d shmcache.region=NAME, as the pool\'s user). ' . $set_up,
+			)
+			: array(
+				1,
+				'The command line does not share this cache',
+				'The cache lives in the anonymous region of this PHP-FPM master: WP-CLI, cron run from the shell and deploy scripts cannot read, update or flush it, so after wp cache flush, wp option update or an import the site may serve stale data, and cron events run from the shell can run twice or get lost. A reload of PHP-FPM also empties it.',
+				$set_up,
+			);
+	} elseif ( $enabled && 'named' === $region['kind'] ) {
+		$findings[] = array(
+			0,
+			'Named region "' . $region['name'] . '"',
+			'The cache is the file ' . $region['path'] . ' (' . $region['opened'] . ' by this process), shared by every PHP process that names it — PHP-FPM workers, WP-CLI, cron — and kept across PHP-FPM reloads.',
+			'',
+		);
 	}
 
 	// Worst first; the order of equal levels is kept.
