@@ -34,12 +34,24 @@ pub const SHMCACHE_MAX_KEY_LENGTH: i64 = MAX_KEY_LEN as i64;
 /// Dropped at MSHUTDOWN. Null when disabled.
 pub(crate) static CACHE: AtomicPtr<Cache> = AtomicPtr::new(std::ptr::null_mut());
 
-/// The cache, or None when the extension is disabled in this SAPI.
+/// The cache, or None when the extension is disabled in this SAPI (or its named region cannot
+/// be opened). A process with a named region opens it here, at its first cache call.
+#[inline]
 pub(crate) fn cache() -> Option<&'static Cache> {
+    match cache_if_open() {
+        Some(c) => Some(c),
+        None => named::open_on_demand(),
+    }
+}
+
+/// The cache if one is open, without opening the named region.
+#[inline]
+pub(crate) fn cache_if_open() -> Option<&'static Cache> {
     let p = CACHE.load(Ordering::Acquire);
-    // SAFETY: the pointer is either null or a leaked Box set at MINIT or RINIT, before the
-    // request's PHP code runs, and only reclaimed at RINIT (named::switch_to) or MSHUTDOWN,
-    // between requests, when no reference handed out during a request is alive.
+    // SAFETY: the pointer is either null or a leaked Box set at MINIT, or by `named` at RINIT or
+    // while none was open, before any reference to it exists; it is only reclaimed at RINIT
+    // (named::switch_to) or MSHUTDOWN, between requests, when no reference handed out during a
+    // request is alive.
     unsafe { p.as_ref() }
 }
 

@@ -39,6 +39,7 @@ struct State {
     settings: Option<ini::NamedRegionSettings>,
     status: NamedStatus,
     retry_at: Option<Instant>,
+    tried_this_request: bool,
 }
 
 thread_local! {
@@ -53,52 +54,64 @@ pub fn status() -> Option<NamedStatus> {
     })
 }
 
-/// RINIT: opens the named region if this process has none yet, or again if its file is no
-/// longer the one at the path.
+/// RINIT: decides once per process whether it uses a named region (its pool's settings are
+/// known from its first request on), and lets go of a named region whose file was replaced or
+/// removed. The region itself is opened by the first cache call (`open_on_demand`), so a
+/// command that never uses the cache (composer, say, under a CLI configuration that names a
+/// region) neither opens it nor warns about it.
 pub fn at_request_start() {
-    STATE.with(|cell| {
+    let warning = STATE.with(|cell| {
         let mut state = cell.borrow_mut();
         if !state.decided {
             state.decided = true;
             if !ini::enable() {
-                return;
+                return None;
             }
             match ini::named_region() {
-                Ok(settings) => {
-                    if let Some(s) = &settings {
-                        state.status.name = s.name.clone();
-                    }
-                    state.settings = settings;
+                Ok(Some(settings)) => {
+                    state.status.name = settings.name.clone();
+                    state.status.path = named::region_path(&settings.name).ok();
+                    state.settings = Some(settings);
+                    // A worker of a pool with a name still holds the anonymous region its master
+                    // created (the master's own INI names none): never use it.
+                    switch_to(None);
                 }
-                Err(message) => {
-                    warn(&message);
-                    return;
-                }
+                Ok(None) => {}
+                Err(message) => return Some(message),
             }
         }
-        let Some(settings) = state.settings.as_ref() else { return };
-        match super::cache() {
-            // The named region opened before: kept until its file is replaced or removed.
-            Some(cache) if state.status.opened.is_some() => {
-                if !cache.region().file_unlinked() {
-                    return;
-                }
-            }
-            // A worker of a pool with a name still holds the anonymous region its master created
-            // (the master's own INI names none): it is never used, whatever happens below.
-            Some(_) => {}
-            None => {
-                if state.retry_at.is_some_and(|t| Instant::now() < t) {
-                    return;
-                }
-            }
+        state.settings.as_ref()?;
+        state.tried_this_request = false;
+        if super::cache_if_open().is_some_and(|c| c.region().file_unlinked()) {
+            switch_to(None);
+            state.status.opened = None;
+            state.retry_at = None;
         }
-        let result = open(settings);
-        match result {
+        None
+    });
+    if let Some(message) = warning {
+        warn(&message);
+    }
+}
+
+/// Called by `cache()` when no region is open: opens this process's named region, at most once
+/// per request (and, after a failure, not again for RETRY_AFTER), and warns when it cannot.
+#[cold]
+pub fn open_on_demand() -> Option<&'static Cache> {
+    let outcome = STATE.with(|cell| {
+        let mut state = cell.borrow_mut();
+        state.settings.as_ref()?;
+        if state.tried_this_request || state.retry_at.is_some_and(|t| Instant::now() < t) {
+            return None;
+        }
+        state.tried_this_request = true;
+        let opened = open(state.settings.as_ref()?);
+        match opened {
             Ok((cache, path, opened)) => {
-                if let Opened::Replaced(reason) = &opened {
-                    log(&format!("shmcache: replaced the region {}: {reason}", path.display()));
-                }
+                let replaced = match &opened {
+                    Opened::Replaced(reason) => Some(format!("shmcache: replaced the region {}: {reason}", path.display())),
+                    _ => None,
+                };
                 state.status.opened = Some(match opened {
                     Opened::Created => "created",
                     Opened::Attached => "attached",
@@ -108,20 +121,30 @@ pub fn at_request_start() {
                 state.status.error = None;
                 state.retry_at = None;
                 switch_to(Some(cache));
+                Some(Ok(replaced))
             }
             Err(message) => {
                 // Never some other region: without its own, the process runs with no cache.
-                switch_to(None);
-                // The path it tried, for shmcache_info() (None when the name itself is invalid).
-                let tried = named::region_path(&settings.name).ok();
                 state.status.opened = None;
-                state.status.path = tried;
                 state.status.error = Some(message.clone());
                 state.retry_at = Some(Instant::now() + RETRY_AFTER);
-                warn(&format!("{message}; the cache is disabled in this process"));
+                Some(Err(message))
             }
         }
     });
+    // Reported once the state is no longer borrowed: a user error handler may call the cache.
+    match outcome? {
+        Ok(replaced) => {
+            if let Some(line) = replaced {
+                log(&line);
+            }
+            super::cache_if_open()
+        }
+        Err(message) => {
+            warn(&format!("{message}; the cache is disabled in this process"));
+            None
+        }
+    }
 }
 
 fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened), String> {
@@ -132,8 +155,8 @@ fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened),
     Ok((Cache::over(region), path, opened))
 }
 
-/// Makes `cache` this process's cache, releasing the previous one. Only called at RINIT,
-/// between requests, when nothing borrowed from the old cache is alive (see `super::cache`).
+/// Makes `cache` this process's cache, releasing the previous one. Only called at RINIT, or
+/// while no cache is open (`open_on_demand`), so nothing borrowed from the old one is alive.
 fn switch_to(cache: Option<Cache>) {
     let new = cache.map_or(std::ptr::null_mut(), |c| Box::into_raw(Box::new(c)));
     let old = CACHE.swap(new, Ordering::AcqRel);
