@@ -15,7 +15,7 @@ use super::entry::{checksum_of, entry_len, EntryHeader, EPOCH_FIELD, FLAG_COMPRE
 use super::error::Error;
 use super::index::{is_pending, key_hash, make_word, namespace_hash, word_lines, word_offset, word_tag, Probe, PENDING};
 use super::namespace::NamespaceTable;
-use super::region::{Config, Region, NS_BUCKETS, SLOTS_PER_BUCKET};
+use super::region::{Config, Region, BUCKET_BYTES, NS_BUCKETS, SLOTS_PER_BUCKET};
 use super::lz4;
 use super::ring;
 use super::stats::{install_fork_hook, Counter, Stats};
@@ -387,6 +387,7 @@ impl Cache {
         let h = self.region.header();
         NamespaceTable {
             words: self.region.words(self.region.ns_table_offset, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
+            used: self.region.words(self.region.ns_table_offset + (NS_BUCKETS * BUCKET_BYTES) as u64, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
             counter: &h.hot.ns_generation.0,
         }
     }

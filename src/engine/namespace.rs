@@ -4,6 +4,14 @@
 //! counter and are never reused, so a namespace whose word was evicted or flushed can never
 //! make old entries valid again. Two namespaces whose 24-bit tags collide in one bucket share
 //! a generation: flushing one then also empties the other (extra misses, never wrong values).
+//!
+//! Each word has a twin in `used`: the value of the generation counter when the namespace was
+//! last read or written. When a namespace needs a word and its bucket is full, the word least
+//! recently used goes — not the one with the oldest generation, which would be a namespace in
+//! steady use that nobody flushes, while the words of namespaces abandoned since (a site whose
+//! flushes retire its namespace names) stayed. The counter is a clock that only moves when
+//! namespaces are created or flushed, which is exactly when eviction can happen; a use stores
+//! into the twin only when the counter moved since, so steady reads write nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -12,6 +20,8 @@ const GEN_MASK: u64 = (1 << GEN_BITS) - 1;
 
 pub(crate) struct NamespaceTable<'a> {
     pub words: &'a [AtomicU64],
+    /// `used[i]`: the counter's value at the last use of `words[i]`'s namespace.
+    pub used: &'a [AtomicU64],
     pub counter: &'a AtomicU64,
 }
 
@@ -27,10 +37,26 @@ fn tag_of(word: u64) -> u64 {
 }
 
 impl NamespaceTable<'_> {
-    fn bucket(&self, hash: u64) -> &[AtomicU64] {
+    /// Index of the first word of the namespace's bucket.
+    #[inline]
+    fn bucket_start(&self, hash: u64) -> usize {
         let buckets = (self.words.len() / 4) as u64;
-        let b = ((hash as u128 * buckets as u128) >> 64) as usize;
-        &self.words[b * 4..b * 4 + 4]
+        ((hash as u128 * buckets as u128) >> 64) as usize * 4
+    }
+
+    fn bucket(&self, hash: u64) -> &[AtomicU64] {
+        let b = self.bucket_start(hash);
+        &self.words[b..b + 4]
+    }
+
+    /// Marks word `i` as used now (see the module doc). Relaxed: the stamp only steers which
+    /// word an eviction picks; any value read is a valid choice.
+    #[inline]
+    fn touch(&self, i: usize) {
+        let now = self.counter.load(Ordering::Relaxed);
+        if self.used[i].load(Ordering::Relaxed) != now {
+            self.used[i].store(now, Ordering::Relaxed);
+        }
     }
 
     fn fresh_generation(&self) -> u64 {
@@ -45,7 +71,15 @@ impl NamespaceTable<'_> {
     /// The namespace's current generation, or None when it has none (nothing in it is live).
     pub fn current(&self, hash: u64) -> Option<u64> {
         let tag = tag_of_hash(hash);
-        self.bucket(hash).iter().map(|w| w.load(Ordering::Acquire)).find(|&w| w != 0 && tag_of(w) == tag).map(|w| w & GEN_MASK)
+        let start = self.bucket_start(hash);
+        for i in start..start + 4 {
+            let w = self.words[i].load(Ordering::Acquire);
+            if w != 0 && tag_of(w) == tag {
+                self.touch(i);
+                return Some(w & GEN_MASK);
+            }
+        }
+        None
     }
 
     /// The generation to write under, creating one (and evicting the oldest namespace of the
@@ -58,13 +92,15 @@ impl NamespaceTable<'_> {
             }
             let bucket = self.bucket(hash);
             let words: Vec<u64> = bucket.iter().map(|w| w.load(Ordering::Acquire)).collect();
+            let start = self.bucket_start(hash);
             let victim = words.iter().position(|&w| w == 0).unwrap_or_else(|| {
-                (0..4).min_by_key(|&i| words[i] & GEN_MASK).unwrap_or(0)
+                (0..4).min_by_key(|&i| self.used[start + i].load(Ordering::Relaxed)).unwrap_or(0)
             });
             let mine = (tag << GEN_BITS) | self.fresh_generation();
             if bucket[victim].compare_exchange(words[victim], mine, Ordering::AcqRel, Ordering::Relaxed).is_err() {
                 continue;
             }
+            self.touch(start + victim);
             // A racing creator may have claimed another slot for the same namespace: keep only
             // the first one in bucket order, which is the one readers use.
             let first = bucket.iter().position(|w| {

@@ -12,7 +12,7 @@ use super::error::Error;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 5;
+pub const LAYOUT_VERSION: u32 = 6;
 pub(crate) const HEADER_LEN: usize = 4096;
 pub(crate) const SLOTS_PER_BUCKET: usize = 4;
 pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
@@ -138,7 +138,8 @@ struct Layout {
 fn layout(config: &Config) -> Layout {
     let bucket_count = (config.keys_memory_size / BUCKET_BYTES as u64).max(1);
     let ns_table_offset = HEADER_LEN as u64;
-    let index_offset = ns_table_offset + (NS_BUCKETS * BUCKET_BYTES) as u64;
+    // The namespace words, then their last-use stamps (namespace.rs).
+    let index_offset = ns_table_offset + 2 * (NS_BUCKETS * BUCKET_BYTES) as u64;
     let ring_offset = index_offset + bucket_count * BUCKET_BYTES as u64;
     let ring_offset = (ring_offset + 4095) & !4095;
     let total_len = ring_offset + config.values_memory_size;
