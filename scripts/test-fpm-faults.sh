@@ -122,7 +122,7 @@ php_value[max_execution_time] = $MAX_EXEC
 php_value[memory_limit] = 256M
 EOF
 
-ring_off=$(( (135168 + KEYS_MEM / 32 * 32 + 4095) / 4096 * 4096 ))
+ring_off=$(( (266240 + KEYS_MEM / 32 * 32 + 4095) / 4096 * 4096 ))
 REGION_LEN=$((ring_off + VALUES_MEM))
 
 log "starting php-fpm8.2 (4 workers, request_terminate_timeout=${TERMINATE}s, max_execution_time=${MAX_EXEC}s)"

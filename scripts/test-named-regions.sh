@@ -200,9 +200,9 @@ expect "pool b: its own named region at $B_PATH" \
 expect "per-pool sizes: a reports values_memory_size 1M, b 2M (keys 64K each)" \
   "$(jget info.values_memory_size <<<"$a_info") $(jget info.values_memory_size <<<"$b_info") $(jget info.keys_memory_size <<<"$a_info") $(jget info.keys_memory_size <<<"$b_info")" \
   "1048576 2097152 65536 65536"
-# Length = 4 KiB header + 128 KiB namespace table + key table rounded up to 4 KiB + ring
+# Length = 4 KiB header + 256 KiB namespace table + key table rounded up to 4 KiB + ring
 # (docs/configuration.md, "Memory actually used").
-region_len() { echo $(((4096 + 131072 + $1 + 4095) / 4096 * 4096 + $2)); }
+region_len() { echo $(((4096 + 262144 + $1 + 4095) / 4096 * 4096 + $2)); }
 expect "the files: owner, mode 0600 and the length of each pool's sizes" \
   "$(stat -c '%U:%G %a %s' "$A_PATH") $(stat -c '%U:%G %a %s' "$B_PATH")" \
   "www-data:www-data 600 $(region_len 65536 1048576) nobody:nogroup 600 $(region_len 65536 2097152)"
