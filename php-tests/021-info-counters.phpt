@@ -5,6 +5,7 @@ shmcache_info(): documented keys, and counters that move as expected (hits, miss
 require __DIR__ . '/inc/common.inc';
 $info = shmcache_info();
 $documented = ['hits', 'misses', 'sets', 'deletes', 'kicks', 'recycles', 'expired', 'validation_failures',
+    'validation_failures_lapped', 'validation_failures_corrupt',
     'slots_total', 'slots_used', 'keys_memory_size', 'values_memory_size', 'values_written_bytes',
     'compressed_count', 'flushes', 'start_time'];
 foreach ($documented as $k) {
@@ -13,7 +14,8 @@ foreach ($documented as $k) {
 }
 var_dump($info['enabled']);
 // A fresh region in this process
-foreach (['hits', 'misses', 'sets', 'deletes', 'kicks', 'recycles', 'expired', 'validation_failures', 'slots_used', 'compressed_count', 'flushes', 'values_written_bytes'] as $k) {
+foreach (['hits', 'misses', 'sets', 'deletes', 'kicks', 'recycles', 'expired', 'validation_failures',
+          'validation_failures_lapped', 'validation_failures_corrupt', 'slots_used', 'compressed_count', 'flushes', 'values_written_bytes'] as $k) {
     if ($info[$k] !== 0) echo "$k starts at {$info[$k]}\n";
 }
 // Defaults: 4M keys, 64M values

@@ -8,6 +8,7 @@ ob_start();
 phpinfo(INFO_MODULES);
 $out = ob_get_clean();
 foreach (['shmcache support => enabled', 'max key length => 4096', 'keys_memory_size => 262144',
+          'validation_failures => 0', 'validation_failures_lapped => 0', 'validation_failures_corrupt => 0',
           'shmcache.enable => 1 => 1', 'shmcache.enable_cli => 1 => 1', 'shmcache.keys_memory_size => 256K => 256K',
           'shmcache.values_memory_size => 64M => 64M', 'shmcache.compress_threshold => 4096 => 4096'] as $line) {
     echo $line, ': ', str_contains($out, $line) ? 'present' : 'MISSING', "\n";
@@ -22,6 +23,9 @@ var_dump($ini);
 shmcache support => enabled: present
 max key length => 4096: present
 keys_memory_size => 262144: present
+validation_failures => 0: present
+validation_failures_lapped => 0: present
+validation_failures_corrupt => 0: present
 shmcache.enable => 1 => 1: present
 shmcache.enable_cli => 1 => 1: present
 shmcache.keys_memory_size => 256K => 256K: present

@@ -355,7 +355,7 @@ serialize: Exception: Serialization of 'ShmCache' is not allowed
 unserialize: Exception: Unserialization of 'ShmCache' is not allowed
 without constructor: ReflectionException: Class ShmCache is an internal class marked as final that cannot be instantiated without invoking its constructor
 static call: Error: Non-static method ShmCache::get() cannot be called statically
-constructor again: ret string(3)
+constructor again: Error: ShmCache::__construct(): the object is already constructed; its namespace cannot change
 json_encode: ret string(2)
 references in arrays: ret array(1)
 self-referencing array: ret true

@@ -83,7 +83,8 @@ peek_counter() { # prints the shared counter (or "null") without changing it
   php -n -r '$d = json_decode(file_get_contents($argv[1]), true); echo is_array($d) && array_key_exists("counter", $d) ? json_encode($d["counter"]) : "error";' "$TMP/peek.json"
 }
 
-KEYS="hits misses sets deletes kicks recycles expired validation_failures slots_total slots_used
+KEYS="hits misses sets deletes kicks recycles expired validation_failures validation_failures_lapped
+validation_failures_corrupt slots_total slots_used
 keys_memory_size values_memory_size values_written_bytes values_used_bytes compressed_count
 compress_threshold flushes namespace_flushes namespaces_used cas_retries max_value_size start_time
 enabled version sapi max_key_length"

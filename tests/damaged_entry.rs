@@ -7,7 +7,7 @@
 //!     --test damaged_entry
 #![cfg(feature = "fuzzing")]
 
-use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind};
+use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind, ValueSink};
 
 /// Flips one byte of the value of the entry stored for `key` (the first match in the ring), as a
 /// stalled writer that lapped the ring or a stray write would.
@@ -171,6 +171,10 @@ fn every_header_byte_is_validated() {
                 if !compared {
                     assert_eq!(counted, 1, "ns {ns_name:?}: byte {at} ^ {bit:#x} not caught by validation");
                 }
+                // Nothing wrote to the ring: every failure is damage, none a lapped copy.
+                let s = cache.stats();
+                assert_eq!(s.validation_lapped, 0, "ns {ns_name:?}: byte {at} ^ {bit:#x} counted as lapped");
+                assert_eq!(s.validation_corrupt, s.validation_failures, "ns {ns_name:?}: byte {at} ^ {bit:#x}");
             }
         }
         // Restored: the entry reads back.
@@ -200,4 +204,70 @@ fn forged_checksums_match_the_cache() {
         let sum = shmcache::engine::entry_checksum(head, stored);
         assert_eq!(sum.to_le_bytes(), head[8..16], "ns {ns_name:?} key {key:?}");
     }
+}
+
+/// A damaged value of an entry the ring has not reached is corruption, whichever operation
+/// reads it (get copies the value, exists and delete hash it where it lies): counted in
+/// `validation_corrupt`, never in `validation_lapped`, and in their sum `validation_failures`.
+#[test]
+fn a_damaged_entry_counts_as_corrupt() {
+    let (cache, ns) = one_damaged_key(b"k", b"a value long enough to hash");
+    let mut out = Vec::new();
+    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None);
+    let s = cache.stats();
+    assert_eq!((s.validation_corrupt, s.validation_lapped, s.validation_failures), (1, 0, 1));
+    assert!(!cache.exists(&ns, b"k").unwrap());
+    assert!(!cache.delete(&ns, b"k").unwrap());
+    let s = cache.stats();
+    assert_eq!((s.validation_corrupt, s.validation_lapped, s.validation_failures), (3, 0, 3));
+}
+
+/// A sink that, when the read asks it for memory (after the entry's header has been checked,
+/// before the value is copied), writes enough other keys to take the ring once round: the copy
+/// is then made from bytes the ring has reused, as when a reader is descheduled mid-read while
+/// other processes write a whole ring's worth.
+struct LapsTheRing<'c> {
+    cache: &'c Cache,
+    out: Vec<u8>,
+    lapped: bool,
+}
+
+// SAFETY: the pointer is to the sink's own Vec, resized to `len` bytes, which nothing else
+// touches until the next call.
+unsafe impl ValueSink for LapsTheRing<'_> {
+    fn buffer(&mut self, _kind: ValueKind, len: usize) -> *mut u8 {
+        if !self.lapped {
+            self.lapped = true;
+            let ns = Namespace::root();
+            let filler = [0x5au8; 4000];
+            // 1 MiB ring: 300 entries of 4 KB go round it more than once.
+            for i in 0..300 {
+                assert!(self.cache.set(&ns, format!("filler-{i}").as_bytes(), ValueKind(6), &filler, 0).unwrap());
+            }
+        }
+        self.out.clear();
+        self.out.resize(len, 0);
+        self.out.as_mut_ptr()
+    }
+
+    fn discard(&mut self) {
+        self.out.clear();
+    }
+}
+
+/// A copy the ring overwrote while it was being made is a lapped read, not corruption: the
+/// read misses and counts `validation_lapped`.
+#[test]
+fn a_copy_overwritten_during_the_read_counts_as_lapped() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    assert!(cache.set(&ns, b"k", ValueKind(6), b"the value read while the ring laps", 0).unwrap());
+    let recycles = cache.stats().recycles;
+    let mut sink = LapsTheRing { cache: &cache, out: Vec::new(), lapped: false };
+    assert_eq!(cache.get_into(&ns, b"k", &mut sink).unwrap(), None, "a lapped copy is a miss");
+    assert!(sink.lapped, "the read asked for a buffer");
+    let s = cache.stats();
+    assert!(s.recycles > recycles, "the fillers went round the ring");
+    assert_eq!((s.validation_lapped, s.validation_corrupt, s.validation_failures), (1, 0, 1));
 }

@@ -343,13 +343,19 @@ if (!$loaded) {
             . 'values are reused first. That is how the ring works and the hit rate is fine.'];
     }
 
-    if ($g('validation_failures') > 0) {
-        $vf = $g('validation_failures');
+    if ($g('validation_failures_corrupt') > 0) {
+        $findings[] = [3, 'Damaged entries: ' . num($g('validation_failures_corrupt')),
+            'A read found a record whose checksum did not match although the value ring had not reached '
+            . 'it: something wrote into shared memory where it should not (a writer stalled for a whole '
+            . 'lap of the ring, faulty memory, or a bug). The record was not returned, so no wrong data '
+            . 'reached PHP, but this should never happen: report it with this page.'];
+    }
+    if ($g('validation_failures_lapped') > 0) {
+        $vf = $g('validation_failures_lapped');
         $heavy = ratio($vf, max($lookups, 1)) >= 0.001;
-        $findings[] = [$heavy ? 2 : 1, 'Validation failures: ' . num($vf),
-            'A read found a record whose checksum did not match or which the value ring overwrote while '
-            . 'it was being read (a writer wrapping over it, or a worker killed mid-write). Such a record '
-            . 'is never returned: the read counts as a miss, so no wrong data reached PHP. '
+        $findings[] = [$heavy ? 2 : 1, 'Reads overtaken by the ring: ' . num($vf),
+            'The value ring reused a record while a worker was copying it. Such a copy is never '
+            . 'returned: the read counts as a miss, so no wrong data reached PHP. '
             . ($heavy ? 'They are frequent here: the ring is reused under readers, so raise '
                 . 'shmcache.values_memory_size.' : 'A few under heavy writing are expected.')];
     }
@@ -398,7 +404,9 @@ $described = [
     'kicks' => ['live keys evicted from the key table because their buckets were full', 'rate'],
     'recycles' => ['times the value ring wrapped around, reusing its oldest bytes', 'rate'],
     'expired' => ['lookups that found a value past its TTL', 'rate'],
-    'validation_failures' => ['reads that found a torn or overwritten record and treated it as a miss', 'rate'],
+    'validation_failures' => ['reads whose copy failed its checks and counted as a miss (the two below)', 'rate'],
+    'validation_failures_lapped' => ['of those: the ring reused the record while it was copied (ring too small for the write rate)', 'rate'],
+    'validation_failures_corrupt' => ['of those: the record was damaged although the ring had not reached it (should stay 0)', 'rate'],
     'slots_total' => ['slots in the key table', 'int'],
     'slots_used' => ['slots holding a live key', 'int'],
     'keys_memory_size' => ['shmcache.keys_memory_size', 'bytes'],
@@ -625,7 +633,8 @@ footer { color:var(--mute); font-size:12px; margin-top:20px; }
     <div class="kpi"><div class="k">slot usage</div><div class="v"><?= h(pct($slotUse)) ?></div></div>
     <div class="kpi"><div class="k">kicks</div><div class="v"><?= h(num($g('kicks'))) ?></div></div>
     <div class="kpi"><div class="k">recycles</div><div class="v"><?= h(num($g('recycles'))) ?></div></div>
-    <div class="kpi"><div class="k">validation failures</div><div class="v"><?= h(num($g('validation_failures'))) ?></div></div>
+    <div class="kpi"><div class="k">lapped reads</div><div class="v"><?= h(num($g('validation_failures_lapped'))) ?></div></div>
+    <div class="kpi"><div class="k">damaged entries</div><div class="v"><?= h(num($g('validation_failures_corrupt'))) ?></div></div>
     <div class="kpi"><div class="k">uptime</div><div class="v"><?= h(duration($uptime)) ?></div></div>
   </div>
 
@@ -682,7 +691,8 @@ footer { color:var(--mute); font-size:12px; margin-top:20px; }
           ['expired', $g('expired'), 'c-miss'],
           ['kicks', $g('kicks'), 'c-evict'],
           ['recycles', $g('recycles'), 'c-evict'],
-          ['validation fail.', $g('validation_failures'), 'c-err'],
+          ['lapped reads', $g('validation_failures_lapped'), 'c-evict'],
+          ['damaged', $g('validation_failures_corrupt'), 'c-err'],
           ['flushes', $g('flushes') + $g('namespace_flushes'), 'c-evict'],
       ]) ?>
     </section>

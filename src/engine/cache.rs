@@ -507,9 +507,10 @@ impl Cache {
         }
         let pos = self.ring_size.pos(offset);
         let head_len = HEADER_LEN + ns.len() + key.len();
-        // Entries never straddle the ring's end: this key's entry can't start here.
+        // Entries never straddle the ring's end: this key's entry can't start here, so the slot
+        // is another key's with the same tag (a shorter key fits where this one would not).
         if pos + head_len as u64 > cap {
-            return EntryRead::Invalid;
+            return EntryRead::Other;
         }
         // The whole entry, as long as the slot word says (the value's length is not known yet),
         // unless a batch already asked for it.
@@ -614,6 +615,19 @@ impl Cache {
         ring::is_intact(self.tail(), offset, self.capacity)
     }
 
+    /// Counts a copy of the entry `word` points at that failed its checks, by cause. The read
+    /// found the entry intact before it copied; if the tail has since moved past it, the ring
+    /// reused the bytes during the copy (lapped, normal under heavy recycling). If it still has
+    /// not, nobody was allowed to write those bytes while they were read, so what was read is
+    /// what lies there: the entry is damaged (corrupt).
+    #[cold]
+    #[inline(never)]
+    fn count_validation_failure(&self, word: u64) {
+        let tail = self.tail();
+        let lapped = !ring::is_intact(tail, word_offset(word, tail), self.capacity);
+        self.bump(if lapped { Counter::ValidationLapped } else { Counter::ValidationCorrupt });
+    }
+
     /// Finds the published slot holding `key`, checking every candidate with `read`.
     #[inline(always)]
     fn find<const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
@@ -632,7 +646,7 @@ impl Cache {
             match read(word) {
                 EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
                 EntryRead::Invalid => {
-                    self.bump(Counter::ValidationFailures);
+                    self.count_validation_failure(word);
                     if let EntryRead::Same(header) = self.read_key_cold(word, &ns.name, key) {
                         return Lookup::Present { slot, word, header, damaged: true };
                     }
@@ -1326,6 +1340,7 @@ impl Cache {
     pub fn stats(&self) -> Stats {
         let h = self.region.header();
         let s = &h.stats;
+        let (lapped, corrupt) = (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
         let epoch = self.epoch();
         // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
         // slots, scaled, so a status page never walks (and faults in) a huge table.
@@ -1352,7 +1367,9 @@ impl Cache {
             kicks: s.sum(Counter::Kicks),
             recycles: s.sum(Counter::Recycles),
             expired: s.sum(Counter::Expired),
-            validation_failures: s.sum(Counter::ValidationFailures),
+            validation_failures: lapped.wrapping_add(corrupt),
+            validation_lapped: lapped,
+            validation_corrupt: corrupt,
             compressed_count: s.sum(Counter::CompressedCount),
             values_written_bytes: s.sum(Counter::ValuesWrittenBytes),
             flushes: s.sum(Counter::Flushes),

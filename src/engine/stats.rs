@@ -14,12 +14,18 @@ pub(crate) enum Counter {
     Kicks,
     Recycles,
     Expired,
-    ValidationFailures,
+    /// Held every validation failure before they were told apart by cause; no longer written.
+    #[allow(dead_code)]
+    RetiredValidationFailures,
     CompressedCount,
     ValuesWrittenBytes,
     Flushes,
     NamespaceFlushes,
     CasRetries,
+    /// A copy that failed its checks because the ring reused its bytes while it was read.
+    ValidationLapped,
+    /// A copy that failed its checks although the ring had not reached its bytes: damage.
+    ValidationCorrupt,
 }
 const COUNTERS: usize = 16;
 
@@ -86,7 +92,14 @@ pub struct Stats {
     pub kicks: u64,
     pub recycles: u64,
     pub expired: u64,
+    /// `validation_lapped + validation_corrupt`.
     pub validation_failures: u64,
+    /// Reads whose copy the ring overwrote while it was made: expected when the ring recycles
+    /// quickly, a sign that `values_memory_size` is small for the write rate.
+    pub validation_lapped: u64,
+    /// Reads of an entry that failed its checksum (or whose header was wrong) while the ring had
+    /// not reached it: damaged shared memory, a writer stalled for a whole lap, or a bug.
+    pub validation_corrupt: u64,
     pub compressed_count: u64,
     pub values_written_bytes: u64,
     pub flushes: u64,

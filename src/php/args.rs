@@ -1,7 +1,5 @@
 //! Argument types: binary-safe keys and the optional by-reference `$found`.
 
-use std::borrow::Cow;
-
 use ext_php_rs::convert::{FromZval, FromZvalMut, StubLiteral};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_reference, zend_result};
@@ -129,10 +127,61 @@ pub fn type_error(msg: String) -> PhpException {
     PhpException::new(msg, 0, ce::type_error())
 }
 
+/// A key's bytes: a string's own, or an integer written in decimal on the stack. Nothing here
+/// needs dropping, so a key can be held across calls that may never return (a PHP fatal error
+/// in user code run by serialize()/unserialize() or an error handler longjmps past our frames;
+/// a key written into a Vec would leak on each one).
+pub enum KeyBytes<'a> {
+    Borrowed(&'a [u8]),
+    /// The decimal digits of an i64 (at most 20 bytes) and their length.
+    Int([u8; 20], u8),
+}
+
+impl KeyBytes<'_> {
+    fn int(n: i64) -> KeyBytes<'static> {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            at -= 1;
+            digits[at] = b'-';
+        }
+        let len = digits.len() - at;
+        digits.copy_within(at.., 0);
+        KeyBytes::Int(digits, len as u8)
+    }
+}
+
+impl std::ops::Deref for KeyBytes<'_> {
+    type Target = [u8];
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            KeyBytes::Borrowed(b) => b,
+            KeyBytes::Int(digits, len) => &digits[..*len as usize],
+        }
+    }
+}
+
+impl AsRef<[u8]> for KeyBytes<'_> {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
 /// The key's bytes: strings as they are (any bytes), integers in decimal, like array keys.
 /// `what` names the argument for messages, e.g. `shmcache_get(): Argument #1 ($key)`.
 #[inline]
-pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
+pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
     let Some(bytes) = unchecked_key_bytes(zval) else {
         return Err(type_error(format!("{} must be of type string, {} given", what(), type_name(zval))));
     };
@@ -142,25 +191,25 @@ pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<Cow<'a
 /// `key_bytes` without the checks, for keys already checked (None for a zval that is neither
 /// a string nor an int).
 #[inline]
-pub fn unchecked_key_bytes(zval: &Zval) -> Option<Cow<'_, [u8]>> {
+pub fn unchecked_key_bytes(zval: &Zval) -> Option<KeyBytes<'_>> {
     if let Some(s) = zval.zend_str() {
-        Some(Cow::Borrowed(s.as_bytes()))
+        Some(KeyBytes::Borrowed(s.as_bytes()))
     } else {
-        zval.long().map(|n| Cow::Owned(n.to_string().into_bytes()))
+        zval.long().map(KeyBytes::int)
     }
 }
 
 /// The bytes of an array key used as a cache key (set_multi).
-pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
+pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
     let bytes = match key {
-        Key::Str(s) => Cow::Borrowed(s.as_bytes()),
-        Key::Index(n) => Cow::Owned(n.to_string().into_bytes()),
+        Key::Str(s) => KeyBytes::Borrowed(s.as_bytes()),
+        Key::Index(n) => KeyBytes::int(n),
     };
     checked_key(bytes, what)
 }
 
 #[inline]
-fn checked_key<'a>(bytes: Cow<'a, [u8]>, what: &dyn Fn() -> String) -> Result<Cow<'a, [u8]>, PhpException> {
+fn checked_key<'a>(bytes: KeyBytes<'a>, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
     if bytes.is_empty() {
         return Err(value_error(format!("{} cannot be empty", what())));
     }
@@ -226,3 +275,4 @@ impl IntArg<'_> {
         coerced.ok_or_else(|| type_error(format!("{} must be of type int, {} given", what(), type_name(z))))
     }
 }
+

@@ -5,6 +5,7 @@ use ext_php_rs::flags::{ClassFlags, DataType};
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::zend::{ce, ExecutorGlobals};
 
 use super::args::{ArrayArg, Found, IntArg, KeyArg};
 use super::info;
@@ -44,6 +45,17 @@ pub struct ShmCache {
     pub(super) ns: Namespace,
 }
 
+/// True when the constructor running now was called on an object whose Rust side is already
+/// set. The generated constructor handler hands our `__construct` only its arguments, so the
+/// object is found through the frame of the call in progress, which is the constructor's own:
+/// the engine makes an internal function's frame current before it calls the handler.
+fn constructing_a_constructed_object() -> bool {
+    let frame = ExecutorGlobals::get().current_execute_data;
+    // SAFETY: during an internal call the current frame is that call's live frame; get_object
+    // only reads its `This` and yields Some only for a ShmCache whose Rust value is set.
+    unsafe { frame.as_mut() }.is_some_and(|frame| frame.get_object::<ShmCache>().is_some())
+}
+
 impl ShmCache {
     pub(super) fn class_entry() -> &'static ext_php_rs::zend::ClassEntry {
         <ShmCache as ext_php_rs::class::RegisteredClass>::get_metadata().ce()
@@ -52,8 +64,19 @@ impl ShmCache {
 
 #[php_impl]
 impl ShmCache {
+    /// Throws an `Error` when called on an object that is already constructed (`$c->__construct()`
+    /// again, by reflection or from user code that a method of this object runs through
+    /// serialize()/unserialize()): the methods hold a reference to the namespace while they run,
+    /// and ext-php-rs would replace (and free) it.
     #[php(defaults(namespace = "\"\""))]
     pub fn __construct(namespace: NamespaceArg) -> PhpResult<Self> {
+        if constructing_a_constructed_object() {
+            return Err(PhpException::new(
+                "ShmCache::__construct(): the object is already constructed; its namespace cannot change".into(),
+                0,
+                ce::error(),
+            ));
+        }
         let ns = match namespace {
             NamespaceArg::Given(z) => ops::namespace("ShmCache::__construct", z)?,
             NamespaceArg::Root => Namespace::root(),

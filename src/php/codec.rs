@@ -127,11 +127,13 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
             },
             _ => None,
         };
+        // serialize() runs user code that may end in a fatal error: hold nothing of ours.
+        let Encoder { out, objects, .. } = encoder;
+        drop(objects);
         match native {
-            Some(kind) => (kind, Cow::Owned(encoder.out)),
+            Some(kind) => (kind, Cow::Owned(out)),
             None => {
-                // serialize() runs user code that may end in a fatal error: hold nothing of ours.
-                give_back(encoder.out);
+                give_back(out);
                 refuse_resources(value, 0, &mut Vec::new(), what)?;
                 (SERIALIZED, Cow::Owned(serialize(value)?))
             }
@@ -400,6 +402,37 @@ fn unserialize(bytes: &[u8]) -> Result<Option<Zval>, PhpException> {
         return Err(e);
     }
     Ok(ok.then_some(rval))
+}
+
+thread_local! {
+    /// The strings being unserialized by `decode_serialized`, innermost last (a get from inside
+    /// __wakeup nests). A fatal error in user code longjmps past the frame that owns one; the
+    /// request's shutdown then releases it (`release_abandoned`).
+    static UNSERIALIZING: std::cell::RefCell<Vec<*mut zend_string>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `decode_into` for a value read into the zend_string `s`, which is released afterwards, or
+/// at the request's end if user code run by unserialize() never returns.
+pub fn decode_serialized(kind: ValueKind, s: ZBox<ZendStr>, out: &mut Zval) -> Result<bool, PhpException> {
+    let raw = s.into_raw();
+    UNSERIALIZING.with_borrow_mut(|v| v.push((raw as *mut ZendStr).cast::<zend_string>()));
+    // SAFETY: `raw` is the live string just taken out of its box; it stays allocated until it
+    // is released below (or by release_abandoned), and nothing writes to it meanwhile.
+    let r = decode_into(kind, unsafe { (*raw).as_bytes() }, out);
+    UNSERIALIZING.with_borrow_mut(|v| v.pop());
+    // SAFETY: `raw` came from ZBox::into_raw above and is released exactly once, here.
+    drop(unsafe { ZBox::from_raw(raw) });
+    r
+}
+
+/// RSHUTDOWN: releases the strings whose unserialize() a fatal error abandoned.
+pub fn release_abandoned() {
+    for s in UNSERIALIZING.with_borrow_mut(std::mem::take) {
+        // SAFETY: each pointer is a live string taken out of its box by decode_serialized,
+        // whose frame was skipped by a bailout before it could release it; still request
+        // memory, since RSHUTDOWN runs before the request's memory is freed.
+        drop(unsafe { ZBox::<ZendStr>::from_raw(s.cast::<ZendStr>()) });
+    }
 }
 
 pub fn string_zval(bytes: &[u8]) -> Zval {

@@ -13,7 +13,7 @@ extern "C" {
     fn display_ini_entries(module: *mut ModuleEntry);
 }
 
-fn counters(s: &Stats) -> [(&'static str, u64); 22] {
+fn counters(s: &Stats) -> [(&'static str, u64); 24] {
     [
         ("hits", s.hits),
         ("misses", s.misses),
@@ -23,6 +23,8 @@ fn counters(s: &Stats) -> [(&'static str, u64); 22] {
         ("recycles", s.recycles),
         ("expired", s.expired),
         ("validation_failures", s.validation_failures),
+        ("validation_failures_lapped", s.validation_lapped),
+        ("validation_failures_corrupt", s.validation_corrupt),
         ("slots_total", s.slots_total),
         ("slots_used", s.slots_used),
         ("keys_memory_size", s.keys_memory_size),

@@ -2,13 +2,15 @@
 //! the PHP-visible name used in error messages ("shmcache_get", "ShmCache::get").
 
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::error::php_error;
+use ext_php_rs::ffi::php_error_docref;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{array_key_bytes, key_bytes, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg};
+use super::args::{
+    array_key_bytes, key_bytes, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg, KeyBytes,
+};
 use super::codec;
 use super::hash::{self, Key};
 use super::sink::{alloc_zend_string, ZvalSink};
@@ -27,13 +29,56 @@ pub enum Write {
 }
 
 /// Maps engine refusals that are not caller bugs to a warning and `false`.
+///
+/// The warning may run a user error handler, which may end the request with a fatal error
+/// that longjmps past every Rust frame: the message is written on the stack and the error
+/// dropped before it is raised, and callers hold nothing that needs dropping while they call
+/// this (keys are `KeyBytes`, encoded values are dropped first).
 fn refused(e: Error) -> PhpResult<bool> {
     match e {
         Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => Err(value_error(e.to_string())),
         other => {
-            php_error(&ErrorType::Warning, &other.to_string());
+            let mut message = StackMessage::default();
+            // (A message longer than the buffer is cut; the engine's are far shorter.)
+            let _ = std::fmt::write(&mut message, format_args!("{other}"));
+            drop(other);
+            message.warn();
             Ok(false)
         }
+    }
+}
+
+/// A warning's text, NUL-terminated on the stack.
+struct StackMessage {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Default for StackMessage {
+    fn default() -> Self {
+        StackMessage { bytes: [0; 512], len: 0 }
+    }
+}
+
+impl std::fmt::Write for StackMessage {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let room = self.bytes.len() - 1 - self.len;
+        let n = s.len().min(room);
+        self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+        Ok(())
+    }
+}
+
+impl StackMessage {
+    /// Raises it as an E_WARNING, the way ext-php-rs' `php_error` does.
+    fn warn(&mut self) {
+        self.bytes[self.len] = 0;
+        // SAFETY: the format is a literal "%s" and its one argument a NUL-terminated buffer
+        // that outlives the call (php_error_docref is printf-like).
+        unsafe {
+            php_error_docref(std::ptr::null(), ErrorType::Warning.bits() as i32, c"%s".as_ptr(), self.bytes.as_ptr().cast::<std::ffi::c_char>())
+        };
     }
 }
 
@@ -62,7 +107,7 @@ fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult
         // release the sink's buffer first; the string is PHP's, freed with the request.
         Some(s) => {
             sink.release_buffer();
-            codec::decode_into(kind, s.as_bytes(), out)
+            codec::decode_serialized(kind, s, out)
         }
         None => {
             let r = match codec::decode_number(kind, sink.bytes(), out) {
@@ -122,7 +167,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     // Checked above, so each key only needs its bytes taken.
     let batch = hash::elements(keys).map(|(_, k)| {
         let k = k.dereference();
-        CallerKey { bytes: unchecked_key_bytes(k).unwrap_or_default(), zval: k }
+        CallerKey { bytes: unchecked_key_bytes(k).unwrap_or(KeyBytes::Borrowed(&[])), zval: k }
     });
     let mut sink = ZvalSink::new();
     let mut failed = None;
@@ -156,7 +201,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
 
 /// A key of a get_multi batch: its bytes for the engine, its zval for the result array.
 struct CallerKey<'a> {
-    bytes: std::borrow::Cow<'a, [u8]>,
+    bytes: KeyBytes<'a>,
     zval: &'a Zval,
 }
 
@@ -176,6 +221,8 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
         Write::Add => cache.add(ns, &key, encoded.kind, encoded.bytes(), ttl),
         Write::Replace => cache.replace(ns, &key, encoded.kind, encoded.bytes(), ttl),
     };
+    // A refusal's warning may run user code that never returns (see `refused`).
+    drop(encoded);
     r.or_else(refused)
 }
 
