@@ -33,21 +33,23 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(8) {
+array(9) {
   [0]=>
-  string(27) "shmcache.compress_threshold"
+  string(20) "shmcache.apcu_compat"
   [1]=>
-  string(15) "shmcache.enable"
+  string(27) "shmcache.compress_threshold"
   [2]=>
-  string(19) "shmcache.enable_cli"
+  string(15) "shmcache.enable"
   [3]=>
-  string(25) "shmcache.keys_memory_size"
+  string(19) "shmcache.enable_cli"
   [4]=>
-  string(15) "shmcache.region"
+  string(25) "shmcache.keys_memory_size"
   [5]=>
-  string(21) "shmcache.region_group"
+  string(15) "shmcache.region"
   [6]=>
-  string(20) "shmcache.region_user"
+  string(21) "shmcache.region_group"
   [7]=>
+  string(20) "shmcache.region_user"
+  [8]=>
   string(27) "shmcache.values_memory_size"
 }

@@ -29,6 +29,15 @@ if ! grep -q '^test result:' "$cargo_log"; then
   failed=$((failed + 1))
 fi
 
+# APCu, for the test of shmcache.apcu_compat refusing to start beside it (201-apcu-startup,
+# which loads it explicitly). Installing Debian's package enables it for the CLI, where it would
+# take the apcu_* names from the apcu_compat tests: keep it loadable but not loaded.
+apt_need php8.2-apcu
+if php -m | grep -qx apcu; then
+  log "disabling apcu for the CLI (the apcu_compat tests load shmcache's apcu_* functions)"
+  $( [ "$(id -u)" -eq 0 ] || echo sudo ) phpdismod -s cli apcu
+fi
+
 log "phpt suite"
 phpt_log=$(mktemp)
 run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)

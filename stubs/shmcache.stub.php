@@ -494,3 +494,67 @@ final class ShmCache
      */
     public function info(): mixed {}
 }
+
+/*
+ * APCu's user-cache functions, registered only with shmcache.apcu_compat=1 (and never while
+ * the APCu extension is loaded). They behave as APCu 5.1's (return values, warnings, array
+ * forms); entries live in the namespace "apcu". Differences: docs/apcu.md.
+ */
+
+/**
+ * @param string|array<string> $key One key, or a list of keys (the result then maps each hit
+ *   to its value; non-string elements give a warning).
+ * @param bool|null $success Set to whether the key was found (true for the list form).
+ * @return mixed The value, false on a miss, or an array for a list of keys.
+ */
+function apcu_fetch(mixed $key, ?bool &$success = null): mixed {}
+
+/**
+ * @param string|array<string, mixed> $key A key, or key => value pairs (then $value is unused).
+ * @return bool|array<string|int, int> Whether it was stored; for pairs, the keys that failed => -1.
+ */
+function apcu_store(mixed $key, mixed $value = null, int $ttl = 0): mixed {}
+
+/** apcu_store() that only stores keys not present. @return bool|array<string|int, int> */
+function apcu_add(mixed $key, mixed $value = null, int $ttl = 0): mixed {}
+
+/**
+ * @param string|array<string> $key
+ * @return bool|array<int, mixed> Whether it was deleted; for a list, the keys not deleted.
+ */
+function apcu_delete(mixed $key): mixed {}
+
+/** @return bool|array<string, true> For a list of keys, those that exist => true. */
+function apcu_exists(mixed $key): mixed {}
+
+/**
+ * Adds $step to an integer; a missing key is created (with $ttl) first.
+ * @return int|false The new value; false when the key holds something else.
+ */
+function apcu_inc(string $key, int $step = 1, ?bool &$success = null, int $ttl = 0): mixed {}
+
+/** @return int|false */
+function apcu_dec(string $key, int $step = 1, ?bool &$success = null, int $ttl = 0): mixed {}
+
+function apcu_cas(string $key, int $old, int $new): bool {}
+
+/**
+ * The value of $key, or $callback($key)'s, which is then stored (added) with $ttl. One
+ * generator runs per missing key while other callers wait for its value, for at most its
+ * 5-second lease (at once taken over when its process died).
+ */
+function apcu_entry(string $key, callable $callback, int $ttl = 0): mixed {}
+
+/** Flushes the APCu entries (namespace "apcu") only, in O(1). */
+function apcu_clear_cache(): bool {}
+
+/** @return array<string, mixed>|false */
+function apcu_cache_info(bool $limited = false): mixed {}
+
+/** @return array<string, mixed>|false */
+function apcu_sma_info(bool $limited = false): mixed {}
+
+/** @return array{hits: int, access_time: int, mtime: int, creation_time: int, deletion_time: int, ttl: int, refs: int}|null */
+function apcu_key_info(string $key): ?array {}
+
+function apcu_enabled(): bool {}

@@ -140,6 +140,26 @@ fn ttl_expiry_and_past_ttl() {
 }
 
 #[test]
+fn expires_at_reports_live_keys_only() {
+    let c = small();
+    let ns = Namespace::new(b"exp").unwrap();
+    let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    c.set(&ns, b"forever", STR, b"v", 0).unwrap();
+    c.set(&ns, b"hour", STR, b"v", 3600).unwrap();
+    c.set(&ns, b"past", STR, b"v", -1).unwrap();
+    let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    assert_eq!(c.expires_at(&ns, b"forever").unwrap(), Some(0));
+    let hour = c.expires_at(&ns, b"hour").unwrap().expect("live");
+    assert!((before + 3600..=after + 3600).contains(&hour), "{hour} not within [{}, {}]", before + 3600, after + 3600);
+    assert_eq!(c.expires_at(&ns, b"past").unwrap(), None, "expired");
+    assert_eq!(c.expires_at(&ns, b"missing").unwrap(), None);
+    assert_eq!(c.expires_at(&Namespace::root(), b"hour").unwrap(), None, "another namespace");
+    c.flush_namespace(&ns);
+    assert_eq!(c.expires_at(&ns, b"forever").unwrap(), None, "flushed");
+    assert_eq!(c.expires_at(&ns, b"").unwrap_err(), Error::EmptyKey);
+}
+
+#[test]
 fn flush_all_is_global_and_counted() {
     let c = small();
     let root = Namespace::root();

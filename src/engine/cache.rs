@@ -825,6 +825,20 @@ impl Cache {
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
     }
 
+    /// When a live `key` expires (Unix time in seconds, 0 = never); None when it is not live.
+    /// Validated like `exists` (no hit/miss counted).
+    pub fn expires_at(&self, ns: &Namespace, key: &[u8]) -> Result<Option<u64>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
+            Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
+                Some(header.expires_at)
+            }
+            _ => None,
+        })
+    }
+
     pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
         self.store(ns, key, kind, value, ttl, Mode::Set)
     }

@@ -263,6 +263,11 @@ impl Encoder<'_> {
     }
 }
 
+/// Whether a resource lies anywhere `encode` looks for one (and then refuses the value).
+pub fn holds_resource(value: &Zval) -> bool {
+    refuse_resources(value, 0, &mut Vec::new(), &String::new).is_err()
+}
+
 /// serialize() silently turns a resource into 0. Look for resources where serialize() would
 /// take them from: arrays, and the properties of objects whose class leaves serialization to
 /// PHP (a class with __serialize, __sleep or Serializable decides for itself what it stores).

@@ -86,3 +86,11 @@ pub fn index_update(ht: &mut ZendHashTable, index: i64, value: &mut Zval) {
     // SAFETY: `ht` is a live array we own; the update takes over the zval's value.
     unsafe { zend_hash_index_update(ht, index as u64, value) };
 }
+
+/// `$ht[$key] = $value` with `key` kept a string key even when it reads as a number ("3"), as
+/// zend_hash_update does (APCu's fetch and exists build their results this way).
+pub fn str_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) {
+    // SAFETY: `ht` is a live array we own; `key` is a live zend_string, which zend_hash_update
+    // addrefs (unless interned); the update takes over the zval's value (the caller forgets it).
+    unsafe { zend_hash_update(ht, key as *const ZendStr as *mut zend_string, value) };
+}

@@ -30,7 +30,7 @@ struct SapiModuleHead {
 
 const E_CORE_WARNING: c_int = 32;
 
-static ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
@@ -39,6 +39,7 @@ static ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.region", c"", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.region_group", c"", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.region_user", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.apcu_compat", c"0", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -84,6 +85,11 @@ pub fn enabled_here() -> Result<bool, String> {
     let enable = parse_bool("shmcache.enable")?;
     let enable_cli = parse_bool("shmcache.enable_cli")?;
     Ok(enable && (enable_cli || !is_cli()))
+}
+
+/// `shmcache.apcu_compat`: whether the apcu_* functions are registered.
+pub fn apcu_compat() -> Result<bool, String> {
+    parse_bool("shmcache.apcu_compat")
 }
 
 /// `shmcache.enable`: off disables named regions too.

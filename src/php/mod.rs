@@ -3,6 +3,7 @@
 //! Everything here is thin: argument checking and zval conversion live in `args` and `codec`,
 //! the operations shared by the functions and the class in `ops`, and the cache in `engine`.
 
+mod apcu;
 mod args;
 mod class;
 mod codec;
@@ -67,6 +68,10 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
                 return -1;
             }
         };
+        if let Err(message) = start_apcu_compat() {
+            ini::startup_error(&message);
+            return -1;
+        }
         // A named region is opened per process at its first request (its pool's settings are
         // known then); the master then maps nothing.
         let named = match ini::named_region() {
@@ -93,7 +98,33 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     .unwrap_or(-1)
 }
 
+/// `shmcache.apcu_compat=1`: registers the apcu_* functions, unless APCu itself is loaded
+/// (then it keeps its functions, and a startup warning says why ours are not there).
+fn start_apcu_compat() -> Result<(), String> {
+    if !ini::apcu_compat()? {
+        return Ok(());
+    }
+    if apcu_extension_loaded() {
+        ini::startup_error(
+            "shmcache: shmcache.apcu_compat=1 is ignored because the APCu extension is loaded; \
+             remove extension=apcu.so to serve the apcu_* functions from shmcache",
+        );
+        return Ok(());
+    }
+    apcu::register()
+}
+
+fn apcu_extension_loaded() -> bool {
+    extern "C" {
+        static mut module_registry: ext_php_rs::ffi::HashTable;
+    }
+    // SAFETY: PHP's registry of modules, filled as extensions load (before any MINIT) and only
+    // read here, during MINIT, on the startup thread.
+    unsafe { !ext_php_rs::ffi::zend_hash_str_find(std::ptr::addr_of!(module_registry), c"apcu".as_ptr(), 4).is_null() }
+}
+
 extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
+    apcu::unregister();
     let p = CACHE.swap(std::ptr::null_mut(), Ordering::AcqRel);
     if !p.is_null() {
         // SAFETY: p came from Box::into_raw at MINIT and was swapped out, so this is the only
@@ -117,6 +148,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 
 /// RSHUTDOWN: the request's shared strings are released (`zstr`).
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(apcu::release_abandoned_leases);
     let _ = std::panic::catch_unwind(zstr::end_request);
     let _ = std::panic::catch_unwind(codec::release_abandoned);
     0

@@ -85,7 +85,7 @@ impl StackMessage {
 /// Reads one key into `out`, which must hold nothing that needs releasing (null); false on a
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
-fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
     match cache.get_into(ns, key, &mut sink) {
