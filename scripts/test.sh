@@ -30,12 +30,14 @@ if ! grep -q '^test result:' "$cargo_log"; then
 fi
 
 # APCu, for the test of shmcache.apcu_compat refusing to start beside it (201-apcu-startup,
-# which loads it explicitly). Installing Debian's package enables it for the CLI, where it would
-# take the apcu_* names from the apcu_compat tests: keep it loadable but not loaded.
+# which loads it explicitly). Installing Debian's package enables it everywhere, where it would
+# take the apcu_* names from the apcu_compat tests (and change what FPM runs in the other
+# tests): keep it loadable but not loaded. (No grep -q: under pipefail, grep quitting early
+# makes php die of SIGPIPE.)
 apt_need php8.2-apcu
-if php -m | grep -qx apcu; then
-  log "disabling apcu for the CLI (the apcu_compat tests load shmcache's apcu_* functions)"
-  $( [ "$(id -u)" -eq 0 ] || echo sudo ) phpdismod -s cli apcu
+if php -m | grep -x apcu >/dev/null || php-fpm8.2 -m 2>/dev/null | grep -x apcu >/dev/null; then
+  log "disabling apcu (the apcu_compat tests load shmcache's apcu_* functions)"
+  $( [ "$(id -u)" -eq 0 ] || echo sudo ) phpdismod apcu
 fi
 
 log "phpt suite"
