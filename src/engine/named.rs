@@ -431,17 +431,8 @@ pub fn lookup_group(name: &str) -> Option<u32> {
     (rc == 0 && !out.is_null()).then_some(gr.gr_gid)
 }
 
-fn primary_gid(uid: u32) -> Option<u32> {
-    let mut buf = vec![0u8; 16 << 10];
-    // SAFETY: getpwuid_r fills `pw` with pointers into `buf`, both alive for the call.
-    let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
-    let mut out: *mut libc::passwd = std::ptr::null_mut();
-    // SAFETY: as above.
-    let rc = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
-    (rc == 0 && !out.is_null()).then_some(pw.pw_gid)
-}
-
-fn user_name(uid: u32) -> Option<String> {
+/// The name and primary group of user `uid`.
+fn passwd_by_uid(uid: u32) -> Option<(String, u32)> {
     let mut buf = vec![0u8; 16 << 10];
     // SAFETY: getpwuid_r fills `pw` with pointers into `buf`, both alive while we read them.
     let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
@@ -449,7 +440,15 @@ fn user_name(uid: u32) -> Option<String> {
     // SAFETY: as above.
     let rc = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
     // SAFETY: on success pw_name points at a NUL-terminated string inside `buf`.
-    (rc == 0 && !out.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_string_lossy().into_owned())
+    (rc == 0 && !out.is_null()).then(|| (unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_string_lossy().into_owned(), pw.pw_gid))
+}
+
+fn primary_gid(uid: u32) -> Option<u32> {
+    passwd_by_uid(uid).map(|(_, gid)| gid)
+}
+
+fn user_name(uid: u32) -> Option<String> {
+    passwd_by_uid(uid).map(|(name, _)| name)
 }
 
 fn group_name(gid: u32) -> Option<String> {
