@@ -277,6 +277,26 @@ fn ring_recycles_and_old_values_are_never_returned() {
     assert_eq!(c.stats().validation_failures, 0);
 }
 
+/// A ring whose size is not a multiple of 8 (values_memory_size is any byte count): entries
+/// must stay 8-aligned after the reservation skips to the next lap, or the slot words, which
+/// store offset / 8, point beside them and every entry written after a wrap is lost.
+#[test]
+fn a_ring_of_odd_size_keeps_serving_after_it_wraps() {
+    let c = cache(64 << 10, (64 << 10) + 5, 0);
+    let root = Namespace::root();
+    for i in 0..3000u32 {
+        let key = format!("key-{}", i % 200);
+        c.set(&root, key.as_bytes(), STR, format!("{key}={i}").repeat(1 + i as usize % 5).as_bytes(), 0).unwrap();
+    }
+    assert!(c.stats().recycles >= 3, "the ring should have wrapped");
+    for i in 2900..3000u32 {
+        let key = format!("key-{}", i % 200);
+        let want = format!("{key}={i}").repeat(1 + i as usize % 5);
+        assert_eq!(get(&c, &root, key.as_bytes()), Some((STR, want.into_bytes())), "{key}");
+    }
+    assert_eq!(c.stats().validation_failures, 0);
+}
+
 #[test]
 fn a_full_bucket_kicks_the_oldest_and_counts_it() {
     // 1 KiB of keys = 32 buckets x 4 slots = 128 slots; 1000 keys cannot all fit.

@@ -61,6 +61,14 @@ impl Config {
         Ok(())
     }
 
+    /// The ring's size: values_memory_size rounded down to a multiple of 8. Entries are 8-byte
+    /// multiples and a slot word stores offset / 8, so every entry must start 8-aligned, also
+    /// after a reservation skips the rest of a lap (to `cap - pos` further on); and the ring is
+    /// read and written in whole aligned 64-bit words (ring.rs `RingView`).
+    pub fn ring_capacity(&self) -> u64 {
+        self.values_memory_size & !7
+    }
+
     /// Largest entry (header + key + stored value) the ring accepts: a quarter of the ring (at
     /// most 2 GiB), so one value can never wipe out most of the cache.
     pub fn max_entry_len(&self) -> u64 {
@@ -81,6 +89,7 @@ pub(crate) struct Header {
     pub values_memory_size: u64,
     pub compress_threshold: u64,
     pub bucket_count: u64,
+    /// values_memory_size rounded down to a multiple of 8 (see `Config::ring_capacity`).
     pub ring_capacity: u64,
     pub max_entry_len: u64,
     pub start_time: u64,
@@ -206,7 +215,7 @@ impl Region {
             (*h).values_memory_size = config.values_memory_size;
             (*h).compress_threshold = config.compress_threshold;
             (*h).bucket_count = lay.bucket_count;
-            (*h).ring_capacity = config.values_memory_size;
+            (*h).ring_capacity = config.ring_capacity();
             (*h).max_entry_len = config.max_entry_len();
             (*h).start_time = start_time;
             (*h).ns_table_offset = lay.ns_table_offset;
@@ -259,7 +268,7 @@ impl Region {
             || lay.bucket_count != h.bucket_count
             || lay.index_offset != h.index_offset
             || lay.ring_offset != h.ring_offset
-            || h.ring_capacity != config.values_memory_size
+            || h.ring_capacity != config.ring_capacity()
             || h.max_entry_len != config.max_entry_len()
         {
             return Err(Error::BadRegion("sizes in the header do not match the mapping".into()));
