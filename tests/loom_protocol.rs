@@ -1,0 +1,346 @@
+//! Model checks, with loom, of the memory orderings the engine's lock-free protocols rely on
+//! (docs/design.md, "Memory ordering").
+//!
+//! The engine's own types cannot run under loom: they work on a mapped region through std
+//! atomics, and loom has to own every atomic whose interleavings and stale reads it explores.
+//! These are therefore small models of the protocols, step for step, with the orderings and
+//! fences of src/engine/cache.rs and src/engine/ring.rs: the ring is a few words (an entry is
+//! one header word holding its offset and one value word), a slot word is the entry's offset + 1
+//! (0 = empty, top bit = pending). The checksum is left out, so that the tail re-check alone
+//! has to keep recycled bytes out (the checksum is a hash, a second line of defence, not a
+//! proof). A change to an ordering in the engine belongs here too.
+//!
+//! Each model runs once with the engine's orderings, which must pass, and once with one
+//! ordering weakened, where loom must find the wrong result: that shows the model can tell.
+
+use loom::sync::atomic::{fence, AtomicU64, Ordering};
+use loom::sync::Arc;
+use loom::thread;
+
+const PENDING: u64 = 1 << 63;
+
+/// The orderings under test; ENGINE is what the engine does.
+#[derive(Clone, Copy)]
+struct Orders {
+    /// ring.rs `reserve` → cache.rs `append`: a release fence after the tail CAS, before the
+    /// ring stores.
+    writer_fence: bool,
+    /// cache.rs `unchanged_since_read`: an acquire fence after the copy, before the tail re-read.
+    reader_fence: bool,
+    /// The publishing CAS of a slot (set, incr, delete: AcqRel).
+    publish: Ordering,
+    /// How readers load a slot word (Acquire).
+    slot_load: Ordering,
+    /// Stand-in for the single total order of the insert protocol's SeqCst accesses (see
+    /// `add`).
+    insert_sc_order: bool,
+}
+
+const ENGINE: Orders = Orders {
+    writer_fence: true,
+    reader_fence: true,
+    publish: Ordering::AcqRel,
+    slot_load: Ordering::Acquire,
+    insert_sc_order: true,
+};
+
+/// One region: the tail, a ring of `CAP` entries of two words each, and two slots (a key's
+/// candidate slots).
+struct Region {
+    cap: u64,
+    tail: AtomicU64,
+    ring: Vec<AtomicU64>,
+    slots: [AtomicU64; 2],
+}
+
+fn value_of(offset: u64) -> u64 {
+    1000 + offset
+}
+
+fn is_intact(tail: u64, offset: u64, cap: u64) -> bool {
+    offset < tail && tail - offset <= cap
+}
+
+impl Region {
+    /// A region whose ring holds `cap` entries; with `published`, the entry at offset 0 is
+    /// written and published in slot 0 (before any thread starts).
+    fn new(cap: u64, published: bool) -> Arc<Region> {
+        let r = Region {
+            cap,
+            tail: AtomicU64::new(0),
+            ring: (0..2 * cap).map(|_| AtomicU64::new(0)).collect(),
+            slots: [AtomicU64::new(0), AtomicU64::new(0)],
+        };
+        if published {
+            let o = r.append(ENGINE).unwrap();
+            r.slots[0].store(o + 1, Ordering::Release);
+        }
+        Arc::new(r)
+    }
+
+    /// cache.rs `append`: reserve, check the reservation is still intact, write.
+    fn append(&self, orders: Orders) -> Option<u64> {
+        let offset = self.tail.fetch_add(1, Ordering::AcqRel);
+        if !is_intact(self.tail.load(Ordering::Acquire), offset, self.cap) {
+            return None;
+        }
+        if orders.writer_fence {
+            fence(Ordering::Release);
+        }
+        let at = (2 * (offset % self.cap)) as usize;
+        self.ring[at].store(offset + 1, Ordering::Relaxed);
+        self.ring[at + 1].store(value_of(offset), Ordering::Relaxed);
+        Some(offset)
+    }
+
+    /// cache.rs `read_full` on the word of `slot`: what a get, delete or add finds there.
+    fn read(&self, slot: usize, orders: Orders) -> Read {
+        let word = self.slots[slot].load(orders.slot_load);
+        if word == 0 || word & PENDING != 0 {
+            return Read::Absent;
+        }
+        let offset = word - 1;
+        if !is_intact(self.tail.load(Ordering::Acquire), offset, self.cap) {
+            return Read::Absent;
+        }
+        let at = (2 * (offset % self.cap)) as usize;
+        let header = self.ring[at].load(Ordering::Relaxed);
+        let value = self.ring[at + 1].load(Ordering::Relaxed);
+        if orders.reader_fence {
+            fence(Ordering::Acquire);
+        }
+        if !is_intact(self.tail.load(Ordering::Acquire), offset, self.cap) {
+            return Read::Recycled;
+        }
+        if header != offset + 1 {
+            return Read::Invalid { word };
+        }
+        Read::Hit { word, value, offset }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Read {
+    Absent,
+    /// The tail re-check saw the ring reach the entry: a validation failure, as it should be.
+    Recycled,
+    /// The header is not the entry's (in the engine: a validation failure the tail re-check
+    /// did not explain, i.e. a read of bytes the publish should have made visible).
+    Invalid { word: u64 },
+    Hit { word: u64, value: u64, offset: u64 },
+}
+
+impl Read {
+    /// A hit must be the entry's own value; nothing but recycling may fail a read.
+    fn check(&self) {
+        match *self {
+            Read::Hit { value, offset, .. } => assert_eq!(value, value_of(offset), "a read returned a value that is not its entry's"),
+            Read::Invalid { word } => panic!("a published entry (word {word:#x}) failed validation with its bytes intact"),
+            Read::Absent | Read::Recycled => {}
+        }
+    }
+}
+
+fn model(f: impl Fn() + Sync + Send + 'static) {
+    let mut b = loom::model::Builder::new();
+    // Every interleaving, without a bound on preemptions (whatever LOOM_MAX_PREEMPTIONS says):
+    // the models are small enough (the largest, two adds, is some 190,000 executions and about
+    // 12 s in a release build).
+    b.preemption_bound = None;
+    b.check(f);
+}
+
+/// Slot publish: a writer appends an entry and publishes it in an empty slot while a reader
+/// reads the slot. A reader that sees the word must see the whole entry.
+fn publish_model(orders: Orders) {
+    model(move || {
+        let r = Region::new(2, false);
+        let w = r.clone();
+        let writer = thread::spawn(move || {
+            let offset = w.append(orders).unwrap();
+            w.slots[0].compare_exchange(0, offset + 1, orders.publish, Ordering::Relaxed).unwrap();
+        });
+        r.read(0, orders).check();
+        writer.join().unwrap();
+    });
+}
+
+/// Tail re-check: the ring holds one entry; a writer's reservation recycles its bytes while a
+/// reader copies them. The reader must never return the new bytes as the old entry's.
+fn recycle_model(orders: Orders) {
+    model(move || {
+        let r = Region::new(1, true);
+        let w = r.clone();
+        let writer = thread::spawn(move || {
+            w.append(orders);
+        });
+        r.read(0, orders).check();
+        writer.join().unwrap();
+    });
+}
+
+/// cache.rs `insert_new` for `add`: two processes add the same new key, each preferring a
+/// different one of its two candidate slots (the case where both claims can succeed). Exactly
+/// one must win, leaving exactly one published slot.
+///
+/// Steps 4–6 of the insert protocol use SeqCst: one process claims its slot and then loads the
+/// other's, so (as in Dekker's algorithm) at least one of two simultaneous claimers must see the
+/// other's claim, which only the single total order of SeqCst operations promises. loom models
+/// SeqCst loads and stores as AcqRel (it would report both claimers missing each other) but
+/// models SeqCst fences, so the model puts a SeqCst fence between the claim and the scan: in
+/// the C++20/Rust model a SeqCst fence there orders the claim before the load exactly as the
+/// engine's SeqCst CAS and SeqCst load do.
+///
+/// A loser retries while the winner has not published yet (in the engine, until it sees the
+/// published key, yielding each time); the model gives up after `ATTEMPTS` rounds (None) so
+/// that loom's exploration stays finite, and checks that no outcome breaks the protocol.
+fn add(r: &Region, preferred: usize, orders: Orders) -> Option<bool> {
+    let offset = r.append(orders).unwrap();
+    let word = offset + 1;
+    let pending = word | PENDING;
+    for _ in 0..ATTEMPTS {
+        // The lookup: a published copy of the key means add returns false.
+        for slot in 0..2 {
+            if let Read::Hit { .. } = r.read(slot, orders) {
+                return Some(false);
+            }
+        }
+        let other = 1 - preferred;
+        let victim = if r.slots[preferred].load(Ordering::Acquire) == 0 { preferred } else { other };
+        let rival_slot = 1 - victim;
+        if r.slots[victim].compare_exchange(0, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            thread::yield_now();
+            continue;
+        }
+        if orders.insert_sc_order {
+            fence(Ordering::SeqCst);
+        }
+        let withdraw = || {
+            let _ = r.slots[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+        };
+        let theirs = r.slots[rival_slot].load(Ordering::SeqCst);
+        if theirs != 0 {
+            if theirs & PENDING == 0 {
+                withdraw();
+                continue;
+            }
+            if (theirs & !PENDING) - 1 < offset {
+                withdraw();
+                thread::yield_now();
+                continue;
+            }
+            if r.slots[rival_slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+                withdraw();
+                continue;
+            }
+        }
+        if r.slots[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+            return Some(true);
+        }
+    }
+    None
+}
+
+/// Rounds of the insert protocol an add of the model tries before it gives up.
+const ATTEMPTS: usize = 3;
+
+fn insert_model(orders: Orders) {
+    model(move || {
+        let r = Region::new(4, false);
+        let r1 = r.clone();
+        let first = thread::spawn(move || add(&r1, 0, orders));
+        let second = add(&r, 1, orders);
+        let first = first.join().unwrap();
+        assert!(first != Some(true) || second != Some(true), "both adds won");
+        let words = [r.slots[0].load(Ordering::Relaxed), r.slots[1].load(Ordering::Relaxed)];
+        let published = words.iter().filter(|&&w| w != 0 && w & PENDING == 0).count();
+        assert!(words.iter().all(|&w| w & PENDING == 0), "a pending slot was left behind: {words:x?}");
+        assert_eq!(published, usize::from(first == Some(true)) + usize::from(second == Some(true)), "slots {words:x?} after adds {first:?}, {second:?}");
+        if first.is_some() && second.is_some() {
+            assert!(first != second, "neither add won");
+        }
+    });
+}
+
+/// Delete against replace: the key is live throughout (old value, then new), so delete must
+/// find it live and remove it whichever goes first, and the key ends absent: a replace never
+/// resurrects a deleted key, a delete never leaves the replaced value behind.
+fn delete_model(orders: Orders) {
+    model(move || {
+        let r = Region::new(2, true);
+        let w = r.clone();
+        let replacer = thread::spawn(move || loop {
+            // cache.rs `store_draft` for replace: a full read, append, CAS from the word read.
+            let Read::Hit { word: old, .. } = w.read(0, orders) else { return false };
+            let offset = w.append(orders).unwrap();
+            if w.slots[0].compare_exchange(old, offset + 1, orders.publish, Ordering::Relaxed).is_ok() {
+                return true;
+            }
+        });
+        // cache.rs `delete`: a full read, then CAS the word read to 0.
+        let deleted_live = loop {
+            let read = r.read(0, orders);
+            let (word, live) = match read {
+                Read::Hit { word, .. } => (word, true),
+                Read::Invalid { word } => (word, false),
+                Read::Absent | Read::Recycled => break false,
+            };
+            if r.slots[0].compare_exchange(word, 0, orders.publish, Ordering::Relaxed).is_ok() {
+                break live;
+            }
+        };
+        replacer.join().unwrap();
+        assert!(deleted_live, "delete did not find the live key");
+        assert_eq!(r.slots[0].load(Ordering::Relaxed), 0, "the key outlived its delete");
+    });
+}
+
+#[test]
+fn a_published_entry_is_read_whole() {
+    publish_model(ENGINE);
+}
+
+#[test]
+#[should_panic(expected = "failed validation with its bytes intact")]
+fn a_relaxed_publish_lets_a_reader_see_the_word_before_the_entry() {
+    publish_model(Orders { publish: Ordering::Relaxed, ..ENGINE });
+}
+
+#[test]
+fn a_recycled_entry_is_never_returned() {
+    recycle_model(ENGINE);
+}
+
+#[test]
+#[should_panic(expected = "a read returned a value that is not its entry's")]
+fn without_the_writers_release_fence_a_recycled_entry_is_returned() {
+    recycle_model(Orders { writer_fence: false, ..ENGINE });
+}
+
+#[test]
+#[should_panic(expected = "a read returned a value that is not its entry's")]
+fn without_the_readers_acquire_fence_a_recycled_entry_is_returned() {
+    recycle_model(Orders { reader_fence: false, ..ENGINE });
+}
+
+#[test]
+fn exactly_one_concurrent_add_wins() {
+    insert_model(ENGINE);
+}
+
+#[test]
+#[should_panic(expected = "both adds won")]
+fn without_a_total_order_on_the_claims_two_adds_win() {
+    insert_model(Orders { insert_sc_order: false, ..ENGINE });
+}
+
+#[test]
+fn delete_and_replace_leave_the_key_absent() {
+    delete_model(ENGINE);
+}
+
+#[test]
+#[should_panic(expected = "delete did not find the live key")]
+fn a_relaxed_slot_load_lets_delete_miss_a_replaced_value() {
+    delete_model(Orders { slot_load: Ordering::Relaxed, ..ENGINE });
+}
