@@ -1015,6 +1015,12 @@ impl Cache {
         if !ring::is_intact(self.tail(), offset, self.capacity) {
             return None;
         }
+        // [ordering: tail] The reservation that moved the tail past older entries must be
+        // visible before any byte of ours lands on theirs: a reader that copied one of our bytes
+        // then sees the moved tail in its re-check (unchanged_since_read, after its acquire
+        // fence) and drops the copy. Free on x86; a barrier on aarch64. Modelled in
+        // tests/loom_protocol.rs.
+        fence(Ordering::Release);
         // Counted before the copy: an atomic add waits for every store before it, and the
         // ring stores are the slow ones (the publishing CAS has to wait for them anyway).
         h.stats.add(Counter::ValuesWrittenBytes, total);
