@@ -519,8 +519,10 @@ function apcu_store(mixed $key, mixed $value = null, int $ttl = 0): mixed {}
 function apcu_add(mixed $key, mixed $value = null, int $ttl = 0): mixed {}
 
 /**
- * @param string|array<string> $key
- * @return bool|array<int, mixed> Whether it was deleted; for a list, the keys not deleted.
+ * @param string|array<string>|APCUIterator $key A key, a list of keys, or an iterator: every
+ *   entry it selects (its search, listed now) is deleted.
+ * @return bool|array<int, mixed> Whether it was deleted; for a list, the keys not deleted; true
+ *   for an iterator.
  */
 function apcu_delete(mixed $key): mixed {}
 
@@ -548,7 +550,12 @@ function apcu_entry(string $key, callable $callback, int $ttl = 0): mixed {}
 /** Flushes the APCu entries (namespace "apcu") only, in O(1). */
 function apcu_clear_cache(): bool {}
 
-/** @return array<string, mixed>|false */
+/**
+ * The region's counters; unless $limited, also 'cache_list': one row per live APCu entry
+ * (info, ttl = seconds left, num_hits, mtime, creation_time, deletion_time, access_time,
+ * ref_count, mem_size = bytes in the value ring; hits and times are 0: not kept).
+ * @return array<string, mixed>|false
+ */
 function apcu_cache_info(bool $limited = false): mixed {}
 
 /** @return array<string, mixed>|false */
@@ -558,3 +565,71 @@ function apcu_sma_info(bool $limited = false): mixed {}
 function apcu_key_info(string $key): ?array {}
 
 function apcu_enabled(): bool {}
+
+const APC_LIST_ACTIVE = 1;
+/** shmcache keeps no deleted entries: an iterator over this list is always empty. */
+const APC_LIST_DELETED = 2;
+const APC_ITER_TYPE = 1;
+const APC_ITER_KEY = 2;
+const APC_ITER_VALUE = 4;
+/** Always 0: entries keep no hit counts. */
+const APC_ITER_NUM_HITS = 8;
+/** APC_ITER_MTIME, _CTIME, _DTIME, _ATIME: always 0, entries keep no times. */
+const APC_ITER_MTIME = 16;
+const APC_ITER_CTIME = 32;
+const APC_ITER_DTIME = 64;
+const APC_ITER_ATIME = 128;
+const APC_ITER_REFCOUNT = 256;
+/** Bytes the entry takes in the value ring (header, key, stored value). */
+const APC_ITER_MEM_SIZE = 512;
+/** Seconds the entry has left (0: no expiry). */
+const APC_ITER_TTL = 1024;
+const APC_ITER_NONE = 0;
+const APC_ITER_ALL = 4294967295;
+
+/**
+ * APCu's listing of the user cache, registered with the apcu_* functions. Iteration starts
+ * with one read-only walk of the key index (the first rewind(), valid(), key() or current()):
+ * entries written after it are not seen. Rows are built $chunk_size at a time, their values
+ * read then (an entry whose value is gone by then is left out). Keys are the APCu keys, in
+ * the order they were written.
+ */
+class APCUIterator implements Iterator
+{
+    /**
+     * @param string|array<string>|null $search A PCRE pattern (with delimiters, as for
+     *   preg_match()) the keys must match, or a list of keys; null or "" for all.
+     * @param int $format APC_ITER_* flags: the fields of each row.
+     * @param int $chunk_size Rows built at a time; 0 means 100.
+     * @param int $list APC_LIST_ACTIVE or APC_LIST_DELETED.
+     * @throws Error when the cache is disabled ("APC must be enabled to use APCUIterator").
+     * @throws ValueError for a pattern that does not compile (after PHP's warning), a negative
+     *   $chunk_size, an unknown $format or $list.
+     */
+    public function __construct(mixed $search = null, int $format = APC_ITER_ALL, int $chunk_size = 100, int $list = APC_LIST_ACTIVE) {}
+
+    /** Takes a new listing and reads its first chunk. */
+    public function rewind(): void {}
+
+    public function valid(): bool {}
+
+    /** @throws Error at the end ("Cannot call current() on invalid iterator"). */
+    public function current(): mixed {}
+
+    /**
+     * @return string The entry's APCu key.
+     * @throws Error at the end ("Cannot call key() on invalid iterator").
+     */
+    public function key(): mixed {}
+
+    public function next(): void {}
+
+    /** Always 0: entries keep no hit counts. */
+    public function getTotalHits(): int {}
+
+    /** Bytes the selected entries take in the value ring. */
+    public function getTotalSize(): int {}
+
+    /** How many entries the search selects. */
+    public function getTotalCount(): int {}
+}

@@ -271,3 +271,30 @@ fn a_copy_overwritten_during_the_read_counts_as_lapped() {
     assert!(s.recycles > recycles, "the fillers went round the ring");
     assert_eq!((s.validation_lapped, s.validation_corrupt, s.validation_failures), (1, 0, 1));
 }
+
+/// A listing (`Cache::entries`) validates like a read: with any bit of the entry's header,
+/// stored key or value flipped, the entry is not listed; restored, it is.
+#[test]
+fn a_damaged_entry_is_not_listed() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    for value in [&b"a value of a few bytes"[..], b"12345678"] {
+        let cache = Cache::create(&config).unwrap();
+        let ns = Namespace::new(b"site").unwrap();
+        let key = b"listed-key";
+        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+        let stored_key = [&b"site"[..], &key[..]].concat();
+        let entry_len = HEADER + stored_key.len() + value.len();
+        let entry = entry_bytes(&cache, &stored_key);
+        for at in 0..entry_len {
+            for bit in [0x01u8, 0x80] {
+                entry[at] ^= bit;
+                let listing = cache.entries(&ns);
+                entry[at] ^= bit;
+                assert!(listing.is_empty(), "byte {at} ^ {bit:#x} still listed: {listing:?}");
+            }
+        }
+        let listing = cache.entries(&ns);
+        assert_eq!(listing.len(), 1);
+        assert_eq!(listing[0].key, key);
+    }
+}

@@ -21,6 +21,9 @@ use super::ring;
 use super::stats::{install_fork_hook, Counter, Stats};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
 
+mod listing;
+pub use listing::ListedEntry;
+
 const EXACT_SLOT_COUNT_LIMIT: usize = 1 << 22;
 const SAMPLED_SLOTS: usize = 1 << 20;
 
@@ -692,6 +695,15 @@ impl Cache {
             ReadOutcome::Miss => self.bump(Counter::Misses),
         }
         Ok(outcome.kind())
+    }
+
+    /// `get_into` that counts neither a hit nor a miss: for a listing showing values, which
+    /// is not the application asking for them.
+    pub fn peek_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(self.read_probed::<S, false>(&probe, ns, key, generation, sink).kind())
     }
 
     /// Reads `keys` (all of namespace `ns`) one after the other into `sink`, handing each key

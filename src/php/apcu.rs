@@ -22,7 +22,7 @@ use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
 
 use super::args::{type_error, type_name, Found, IntArg, KeyArg};
 use super::hash::{self, Key};
-use super::{cache, codec, ops};
+use super::{apcu_iterator, cache, codec, ops};
 use crate::engine::{Cache, Error, Namespace, ValueKind, MAX_KEY_LEN};
 
 extern "C" {
@@ -71,6 +71,20 @@ fn locate(key: &[u8]) -> (&'static Namespace, &[u8]) {
     } else {
         (apcu_namespace(), key)
     }
+}
+
+/// The two namespaces APCu entries live in: every key but the empty one, and the empty key.
+pub(super) fn namespaces() -> (&'static Namespace, &'static Namespace) {
+    (apcu_namespace(), empty_key_namespace())
+}
+
+/// Reads an APCu key's value for a listing, without counting a hit or a miss.
+pub(super) fn peek(key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    if key.len() > MAX_KEY_LEN {
+        return Ok(false);
+    }
+    let (ns, key) = locate(key);
+    ops::peek_into(ns, key, out)
 }
 
 /// A warning from the function being called ("apcu_store(): ..."), as APCu reports.
@@ -308,6 +322,25 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
             }
         }
         z.set_hashtable(failed);
+    } else if let Some(obj) = key.object() {
+        match apcu_iterator::deletable(obj) {
+            apcu_iterator::Deletable::Iterator(iterator) => {
+                let keys = iterator.keys_to_delete()?;
+                if let Some(cache) = cache() {
+                    for k in keys {
+                        delete_one(cache, &k);
+                    }
+                }
+                z.set_bool(true);
+            }
+            apcu_iterator::Deletable::Uninitialized => {
+                return Err(PhpException::new("Trying to use uninitialized APCUIterator".into(), 0, ext_php_rs::zend::ce::error()));
+            }
+            apcu_iterator::Deletable::NotAnIterator => {
+                warn("apc_delete object argument must be instance of APCUIterator.");
+                z.set_bool(false);
+            }
+        }
     } else {
         warn(EXPECTS);
         z.set_bool(false);
@@ -527,8 +560,12 @@ pub fn apcu_cache_info(limited: bool) -> PhpResult<Zval> {
     info.insert("mem_size", s.ring_used as i64)?;
     info.insert("memory_type", "mmap")?;
     if !limited {
-        // Listing entries needs a walk of the whole key table, which shmcache does not offer.
-        info.insert("cache_list", ZendHashTable::new())?;
+        let mut list = ZendHashTable::new();
+        for entry in apcu_iterator::listing(&apcu_iterator::Search::All) {
+            list.push(apcu_iterator::cache_list_row(&entry)?)?;
+        }
+        info.insert("cache_list", list)?;
+        // Deleted entries are not kept anywhere, and the key index has no hash chains.
         info.insert("deleted_list", ZendHashTable::new())?;
         info.insert("slot_distribution", ZendHashTable::new())?;
     }
@@ -602,7 +639,7 @@ unsafe impl Sync for Registered {}
 static REGISTERED: OnceLock<Registered> = OnceLock::new();
 
 /// Registers the apcu_* functions (MINIT, with `shmcache.apcu_compat=1`).
-pub fn register() -> Result<(), String> {
+pub fn register(module_number: i32) -> Result<(), String> {
     let builders = [
         wrap_function!(apcu_fetch),
         wrap_function!(apcu_store),
@@ -640,7 +677,7 @@ pub fn register() -> Result<(), String> {
         return Err("shmcache: could not register the apcu_* functions (is another extension defining them?)".into());
     }
     let _ = REGISTERED.set(registered);
-    Ok(())
+    apcu_iterator::register(module_number)
 }
 
 /// MSHUTDOWN: removes the functions `register` added (PHP only removes a module's own table).

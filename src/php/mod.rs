@@ -4,6 +4,7 @@
 //! the operations shared by the functions and the class in `ops`, and the cache in `engine`.
 
 mod apcu;
+mod apcu_iterator;
 mod args;
 mod class;
 mod codec;
@@ -68,7 +69,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
                 return -1;
             }
         };
-        if let Err(message) = start_apcu_compat() {
+        if let Err(message) = start_apcu_compat(module_number) {
             ini::startup_error(&message);
             return -1;
         }
@@ -100,7 +101,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 
 /// `shmcache.apcu_compat=1`: registers the apcu_* functions, unless APCu itself is loaded
 /// (then it keeps its functions, and a startup warning says why ours are not there).
-fn start_apcu_compat() -> Result<(), String> {
+fn start_apcu_compat(module_number: i32) -> Result<(), String> {
     if !ini::apcu_compat()? {
         return Ok(());
     }
@@ -111,7 +112,7 @@ fn start_apcu_compat() -> Result<(), String> {
         );
         return Ok(());
     }
-    apcu::register()
+    apcu::register(module_number)
 }
 
 fn apcu_extension_loaded() -> bool {

@@ -95,6 +95,17 @@ pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResul
     }
 }
 
+/// `fetch_into` that leaves the hit and miss counters alone (`Cache::peek_into`).
+pub(super) fn peek_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    let Some(cache) = cache() else { return Ok(false) };
+    let mut sink = ZvalSink::new();
+    match cache.peek_into(ns, key, &mut sink) {
+        Ok(Some(kind)) => take_value(kind, &mut sink, out),
+        Ok(None) => Ok(false),
+        Err(e) => Err(value_error(e.to_string())),
+    }
+}
+
 /// Turns the value a read left in `sink` into `out` (null), emptying the sink.
 #[inline]
 fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
