@@ -1411,6 +1411,20 @@ impl Cache {
     pub fn fuzz_candidate_buckets(&self, ns: &Namespace, key: &[u8]) -> [u64; 2] {
         self.probe(ns, key).buckets
     }
+
+    /// The ring's tail: the virtual offset the next entry is appended at (unless it has to
+    /// start a new lap).
+    pub fn fuzz_tail(&self) -> u64 {
+        self.tail()
+    }
+
+    /// Moves the ring's tail forward to `tail`, as if the bytes in between had been reserved
+    /// by writers that published nothing: how a test stands in for terabytes of writes.
+    pub fn fuzz_set_tail(&self, tail: u64) {
+        let hot = &self.region.header().hot.tail.0;
+        assert!(tail.is_multiple_of(8) && tail >= hot.load(Ordering::Acquire), "the tail only grows, in steps of 8");
+        hot.store(tail, Ordering::Release);
+    }
 }
 
 /// A value ready to append: everything but the offset, generation and epoch.
