@@ -359,9 +359,6 @@ pub struct Cache {
     bucket_count: u64,
     max_entry_len: u64,
     compress_threshold: u64,
-    /// Laps per sweep round, and index slots swept per lap (`clear_dead_words`).
-    sweep_laps: u64,
-    sweep_share: u64,
 }
 
 impl Cache {
@@ -372,10 +369,7 @@ impl Cache {
     pub fn over(region: Region) -> Cache {
         install_fork_hook();
         let h = region.header();
-        let sweep_laps = (SWEEP_ROUND_BYTES / h.ring_capacity).max(1);
         Cache {
-            sweep_laps,
-            sweep_share: (h.bucket_count * SLOTS_PER_BUCKET as u64).div_ceil(sweep_laps),
             capacity: h.ring_capacity,
             ring_size: ring::RingSize::new(h.ring_capacity),
             bucket_count: h.bucket_count,
@@ -1054,18 +1048,22 @@ impl Cache {
         Some(offset)
     }
 
-    /// The writer that starts lap `lap` of the ring (exactly one reservation crosses each lap's
-    /// start) empties the dead words among that lap's share of the index: slots
-    /// `(lap mod sweep_laps) * sweep_share ..` and the next `sweep_share` (2 with the default
-    /// sizes), so that the whole index is swept once per SWEEP_ROUND_BYTES of writes. Each word
-    /// is cleared with a CAS from the value that was judged dead, so a word published meanwhile
-    /// is left alone, and a writer killed halfway leaves every slot either swept or as it was.
+    /// Run by the writer whose reservation started lap `lap` of the ring (exactly one
+    /// reservation crosses each lap's start): empties the dead words among that lap's share of
+    /// the index, slots `(lap mod laps_per_round) * share ..` and the next `share` (2 with the
+    /// default sizes), so that the whole index is swept once per SWEEP_ROUND_BYTES of writes.
+    /// Each word is cleared with a CAS from the value that was judged dead, so a word published
+    /// meanwhile is left alone, and a writer killed halfway leaves every slot either swept or as
+    /// it was. Out of line: it runs once per lap.
     #[cold]
     #[inline(never)]
     fn clear_dead_words(&self, lap: u64) {
         let index = self.index();
-        let first = (lap % self.sweep_laps).saturating_mul(self.sweep_share).min(index.len() as u64);
-        let end = first.saturating_add(self.sweep_share).min(index.len() as u64);
+        let slots = index.len() as u64;
+        let laps_per_round = (SWEEP_ROUND_BYTES / self.capacity).max(1);
+        let share = slots.div_ceil(laps_per_round);
+        let first = (lap % laps_per_round).saturating_mul(share).min(slots);
+        let end = first.saturating_add(share).min(slots);
         for slot in &index[first as usize..end as usize] {
             let word = slot.load(Ordering::Acquire);
             if word == 0 {

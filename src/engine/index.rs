@@ -4,10 +4,10 @@
 //! is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the offset
 //! is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring) and
 //! rebuilt relative to the tail (so a word must not outlive its entry by 2^46 bytes of writes:
-//! dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length in 64-byte units (saturating):
-//! a reader prefetches that much of the entry as soon as it has the slot, so the lines of the
-//! header, key and value arrive together instead of one miss after another. It is only a hint;
-//! nothing trusts it.
+//! dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length in
+//! 64-byte units (saturating): a reader prefetches that much of the entry as soon as it has the
+//! slot, so the lines of the header, key and value arrive together instead of one miss after
+//! another. It is only a hint; nothing trusts it.
 //! A pending slot is an insert that is not yet visible to readers (see `Cache::insert_new`).
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
