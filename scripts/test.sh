@@ -15,10 +15,10 @@ cargo_log=$(mktemp)
 if ! (cd "$ROOT" && cargo test --release --no-default-features --target-dir target/engine 2>&1 | tee "$cargo_log"); then
   status=1
 fi
-# Tests that damage bytes of a live region, or pick keys by their index buckets, need the
-# `fuzzing` hooks.
+# Tests that damage bytes of a live region, pick keys by their index buckets or move the ring's
+# tail need the `fuzzing` hooks.
 if ! (cd "$ROOT" && cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
-  --test damaged_entry --test fork_full_buckets 2>&1 | tee -a "$cargo_log"); then
+  --test damaged_entry --test fork_full_buckets --test slot_word_wrap 2>&1 | tee -a "$cargo_log"); then
   status=1
 fi
 while read -r p f; do

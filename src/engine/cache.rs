@@ -13,7 +13,7 @@ use std::thread::LocalKey;
 use super::checksum;
 use super::entry::{checksum_of, entry_len, EntryHeader, EPOCH_FIELD, FLAG_COMPRESSED, HEADER_LEN, HEAD_MAX};
 use super::error::Error;
-use super::index::{is_pending, key_hash, make_word, namespace_hash, word_lines, word_offset, word_tag, Probe, PENDING};
+use super::index::{is_pending, key_hash, make_word, namespace_hash, word_lines, word_offset, word_tag, Probe, OFFSET_PERIOD, PENDING};
 use super::namespace::NamespaceTable;
 use super::region::{Config, Region, BUCKET_BYTES, NS_BUCKETS, SLOTS_PER_BUCKET};
 use super::lz4;
@@ -36,6 +36,15 @@ const COMPRESSION_PROBE: usize = 4 << 10;
 const MAX_ATTEMPTS: u32 = 10_000;
 /// After yielding this many times to the same pending insert, treat its writer as dead.
 const MAX_YIELDS_TO_ONE_RIVAL: u32 = 64;
+
+/// Every slot of the index is swept once per this many bytes of writes, clearing words whose
+/// entries the ring has overwritten: a slot word stores its offset modulo OFFSET_PERIOD, so a
+/// dead word left alone would read as intact again once that many bytes had been written after
+/// its entry. The sweep of one slot may be missed twice (its writer killed) and the word still
+/// cleared in time: a word dies at most a ring's capacity after its entry was written, and is
+/// next swept at most a round and a lap after that.
+const SWEEP_ROUND_BYTES: u64 = 1 << 44;
+const _: () = assert!(3 * SWEEP_ROUND_BYTES + 3 * super::MAX_VALUES_MEMORY < OFFSET_PERIOD);
 
 /// The type tag stored with a value. The engine only interprets `INT` (8 bytes, little endian);
 /// other tags belong to the caller's codec.
@@ -1002,6 +1011,7 @@ impl Cache {
         let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.ring_size, total);
         if new_lap {
             self.bump(Counter::Recycles);
+            self.clear_dead_words(self.ring_size.split(offset + total).0);
         }
         let mut eh = EntryHeader {
             offset,
@@ -1054,6 +1064,36 @@ impl Cache {
             ring::copy_in(ring, value_pos, d.stored);
         }
         Some(offset)
+    }
+
+    /// Run by the writer whose reservation started lap `lap` of the ring (exactly one
+    /// reservation crosses each lap's start): empties the dead words among that lap's share of
+    /// the index, slots `(lap mod laps_per_round) * share ..` and the next `share` (2 with the
+    /// default sizes), so that the whole index is swept once per SWEEP_ROUND_BYTES of writes.
+    /// Each word is cleared with a CAS from the value that was judged dead, so a word published
+    /// meanwhile is left alone, and a writer killed halfway leaves every slot either swept or as
+    /// it was. Out of line: it runs once per lap.
+    #[cold]
+    #[inline(never)]
+    fn clear_dead_words(&self, lap: u64) {
+        let index = self.index();
+        let slots = index.len() as u64;
+        let laps_per_round = (SWEEP_ROUND_BYTES / self.capacity).max(1);
+        let share = slots.div_ceil(laps_per_round);
+        let first = (lap % laps_per_round).saturating_mul(share).min(slots);
+        let end = first.saturating_add(share).min(slots);
+        for slot in &index[first as usize..end as usize] {
+            let word = slot.load(Ordering::Acquire);
+            if word == 0 {
+                continue;
+            }
+            // The tail after the word: read before, it could be older than a word published in
+            // between, which would then decode to an old offset and look dead.
+            let tail = self.tail();
+            if !ring::is_intact(tail, word_offset(word, tail), self.capacity) {
+                let _ = slot.compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Publishes a key that has no slot yet. The new slot is first made pending (invisible);
@@ -1428,6 +1468,20 @@ impl Cache {
     /// index area `Region::fuzz_layout` reports), so a test can fill exactly those buckets.
     pub fn fuzz_candidate_buckets(&self, ns: &Namespace, key: &[u8]) -> [u64; 2] {
         self.probe(ns, key).buckets
+    }
+
+    /// The ring's tail: the virtual offset the next entry is appended at (unless it has to
+    /// start a new lap).
+    pub fn fuzz_tail(&self) -> u64 {
+        self.tail()
+    }
+
+    /// Moves the ring's tail forward to `tail`, as if the bytes in between had been reserved
+    /// by writers that published nothing: how a test stands in for terabytes of writes.
+    pub fn fuzz_set_tail(&self, tail: u64) {
+        let hot = &self.region.header().hot.tail.0;
+        assert!(tail.is_multiple_of(8) && tail >= hot.load(Ordering::Acquire), "the tail only grows, in steps of 8");
+        hot.store(tail, Ordering::Release);
     }
 }
 

@@ -3,10 +3,11 @@
 //! A slot is one 64-bit word: `pending:1 | tag:15 | lines:5 | offset/8:43`, 0 = empty. The tag
 //! is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the offset
 //! is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring) and
-//! rebuilt relative to the tail. `lines` is the entry's length in 64-byte units (saturating):
-//! a reader prefetches that much of the entry as soon as it has the slot, so the lines of the
-//! header, key and value arrive together instead of one miss after another. It is only a hint;
-//! nothing trusts it.
+//! rebuilt relative to the tail (so a word must not outlive its entry by 2^46 bytes of writes:
+//! dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length in
+//! 64-byte units (saturating): a reader prefetches that much of the entry as soon as it has the
+//! slot, so the lines of the header, key and value arrive together instead of one miss after
+//! another. It is only a hint; nothing trusts it.
 //! A pending slot is an insert that is not yet visible to readers (see `Cache::insert_new`).
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
@@ -17,7 +18,10 @@ const TAG_MASK: u64 = 0x7fff;
 const LINES_SHIFT: u32 = 43;
 const LINES_MAX: u64 = 31;
 const OFFSET_MASK: u64 = (1 << LINES_SHIFT) - 1;
-const _: () = assert!(super::MAX_VALUES_MEMORY < (OFFSET_MASK + 1) << 3);
+/// Offsets 2^46 bytes apart give the same word: a word left in a slot while that many bytes are
+/// written decodes to an offset in the current lap again (see `Cache::clear_dead_words`).
+pub(crate) const OFFSET_PERIOD: u64 = (OFFSET_MASK + 1) << 3;
+const _: () = assert!(super::MAX_VALUES_MEMORY < OFFSET_PERIOD);
 
 /// The hash of a namespace name, which seeds the hashes of its keys (0 for the root namespace).
 pub(crate) fn namespace_hash(name: &[u8]) -> u64 {
