@@ -6,7 +6,7 @@ $rc = new ReflectionClass('ShmCache');
 var_dump($rc->isFinal(), $rc->isInstantiable(), $rc->isInternal(), $rc->isAbstract());
 // The documented methods (api.md allows additions)
 $methods = array_map(fn($m) => $m->getName(), $rc->getMethods());
-$documented = ['__construct', 'add', 'cas', 'decr', 'delete', 'exists', 'flush', 'get', 'getMulti',
+$documented = ['__construct', 'add', 'addMulti', 'cas', 'decr', 'delete', 'deleteMulti', 'exists', 'flush', 'get', 'getMulti',
                'getNamespace', 'incr', 'info', 'replace', 'set', 'setMulti'];
 echo 'missing methods: ', implode(' ', array_diff($documented, $methods)) ?: 'none', "\n";
 foreach ($rc->getMethods() as $m) {

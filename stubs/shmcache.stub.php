@@ -174,6 +174,26 @@ function shmcache_set_multi(array $values, int $ttl = 0): mixed {}
 function shmcache_add(string $key, mixed $value, int $ttl = 0): bool {}
 
 /**
+ * shmcache_add() for several values, in one call: each key is added on its own (atomic per
+ * key, not for the batch), in the array's order.
+ *
+ * Every key is checked and every value encoded before anything is added, so an invalid key
+ * or value throws and adds nothing at all (as shmcache_set_multi()).
+ *
+ * @param array<array-key, mixed> $values key => value.
+ * @param int $ttl Seconds to live for every value; 0 = no expiry; negative = already expired.
+ * @return list<string|int> The keys that were NOT added, as they appear in $values: the key
+ *                          was live, or the value too large (E_WARNING each), or lost to
+ *                          contention (E_WARNING). [] when all were added. Every key when
+ *                          the extension has no region.
+ * @throws ValueError If a key is empty or longer than 4096 bytes.
+ * @throws TypeError If $ttl is not an int, or a value is (or contains, in a plain array)
+ *                   a resource.
+ * @throws Exception From serialize(), for objects it cannot serialize (e.g. Closure).
+ */
+function shmcache_add_multi(array $values, int $ttl = 0): mixed {}
+
+/**
  * Stores a value only if the key is live. Atomic across processes: a concurrent
  * delete or expiry either happens before (false) or after (true) the replace.
  *
@@ -248,6 +268,22 @@ function shmcache_decr(string $key, int $step = 1): mixed {}
  * @throws TypeError If the key is not a string or an int.
  */
 function shmcache_delete(string $key): bool {}
+
+/**
+ * shmcache_delete() for several keys, in one call, in the list's order.
+ *
+ * Every key is checked before anything is deleted, so an invalid key throws and deletes
+ * nothing at all.
+ *
+ * @param list<string|int> $keys The keys (the array's own keys do not matter).
+ * @return list<string|int> The keys that were live and are deleted now, as given in $keys
+ *                          (a key listed twice appears once: the second delete finds
+ *                          nothing). The others had no live entry, were lost to contention
+ *                          (E_WARNING), or the extension has no region ([]).
+ * @throws ValueError If a key is empty or longer than 4096 bytes.
+ * @throws TypeError If a key is not a string or an int.
+ */
+function shmcache_delete_multi(array $keys): mixed {}
 
 /**
  * Whether a key is live. Counts neither a hit nor a miss.
@@ -384,6 +420,20 @@ final class ShmCache
     public function add(string $key, mixed $value, int $ttl = 0): bool {}
 
     /**
+     * Adds several values to this namespace. See shmcache_add_multi().
+     *
+     * @param array<array-key, mixed> $values key => value.
+     * @param int $ttl Seconds to live for every value; 0 = no expiry; negative = already expired.
+     * @return list<string|int> The keys that were NOT added (live already, or refused);
+     *                          [] when all were added.
+     * @throws ValueError If a key is empty or longer than 4096 bytes.
+     * @throws TypeError If $ttl is not an int, or a value is (or contains, in a plain
+     *                   array) a resource.
+     * @throws Exception From serialize(), for objects it cannot serialize (e.g. Closure).
+     */
+    public function addMulti(array $values, int $ttl = 0): mixed {}
+
+    /**
      * Stores a value only if the key is live in this namespace. See shmcache_replace().
      *
      * @param string|int $key 1..4096 bytes, binary-safe; an int is used as its decimal string.
@@ -444,6 +494,16 @@ final class ShmCache
      * @throws TypeError If the key is not a string or an int.
      */
     public function delete(string $key): bool {}
+
+    /**
+     * Deletes several keys of this namespace. See shmcache_delete_multi().
+     *
+     * @param list<string|int> $keys The keys.
+     * @return list<string|int> The keys that were live and are deleted now, as given.
+     * @throws ValueError If a key is empty or longer than 4096 bytes.
+     * @throws TypeError If a key is not a string or an int.
+     */
+    public function deleteMulti(array $keys): mixed {}
 
     /**
      * Whether a key of this namespace is live. Counts neither a hit nor a miss.

@@ -356,10 +356,62 @@ class WP_Object_Cache {
 		return array_values( array_filter( $values, 'is_array' ) );
 	}
 
+	/**
+	 * add() of each value, with the ones this request does not hold going to shared memory in
+	 * one addMulti() call. A key addMulti() did not add is live (false, as add() says), unless
+	 * its value was refused or lost to contention: those, and every key when a value cannot be
+	 * encoded (the call then adds nothing), take add()'s own path.
+	 */
 	public function add_multiple( array $data, $group = '', $expire = 0 ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
 		$values = array();
+		if ( ! $this->persists( $group ) || wp_suspend_cache_addition() ) {
+			foreach ( $data as $key => $value ) {
+				$values[ $key ] = $this->add( $key, $value, $group, $expire );
+			}
+			return $values;
+		}
+		$batch   = array(); // stored key => value
+		$callers = array(); // stored key => the caller's key
 		foreach ( $data as $key => $value ) {
-			$values[ $key ] = $this->add( $key, $value, $group, $expire );
+			if ( ! is_int( $key ) && '' === trim( $key ) ) {
+				$values[ $key ] = $this->add( $key, $value, $group, $expire ); // _doing_it_wrong names add()
+				continue;
+			}
+			$this->calls++;
+			$id = $this->stored_key( $key, $group );
+			if ( $this->known( $id, $group ) ) {
+				$values[ $key ] = false;
+				continue;
+			}
+			$values[ $key ]  = false;
+			$batch[ $id ]    = self::copy( $value );
+			$callers[ $id ] = $key;
+		}
+		if ( ! $batch ) {
+			return $values;
+		}
+		$space = $this->space( $group );
+		try {
+			$not_added = array_flip( array_map( 'strval', @$space->addMulti( $batch, $this->ttl( $expire ) ) ) );
+		} catch ( \Throwable $e ) {
+			$not_added = null;
+		}
+		foreach ( $batch as $id => $value ) {
+			$id = (string) $id;
+			if ( null !== $not_added && isset( $not_added[ $id ] ) && $space->exists( $id ) ) {
+				continue; // Live: not added, as add() would say.
+			}
+			if ( null === $not_added || isset( $not_added[ $id ] ) ) {
+				$stored = $this->store( 'add', $id, $group, $value, $expire );
+				if ( false === $stored || ( null === $stored && $space->exists( $id ) ) ) {
+					continue;
+				}
+			}
+			$this->remember( $id, $group, $value );
+			$values[ $callers[ $id ] ] = true;
 		}
 		return $values;
 	}
@@ -421,12 +473,64 @@ class WP_Object_Cache {
 		return true;
 	}
 
+	/**
+	 * set() of each value, with shared memory written in one setMulti() call. The keys it did
+	 * not store (a value too large, or contention), and every key when a value cannot be
+	 * encoded (the call then stores nothing), take set()'s own path: refused values are
+	 * counted and kept for the request, and the older entry is deleted.
+	 */
 	public function set_multiple( array $data, $group = '', $expire = 0 ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
 		$values = array();
+		if ( ! $this->persists( $group ) ) {
+			foreach ( $data as $key => $value ) {
+				$values[ $key ] = $this->set( $key, $value, $group, $expire );
+			}
+			return $values;
+		}
+		$batch = array(); // stored key => value
 		foreach ( $data as $key => $value ) {
-			$values[ $key ] = $this->set( $key, $value, $group, $expire );
+			if ( ! is_int( $key ) && '' === trim( $key ) ) {
+				$values[ $key ] = $this->set( $key, $value, $group, $expire ); // _doing_it_wrong names set()
+				continue;
+			}
+			$this->calls++;
+			$batch[ $this->stored_key( $key, $group ) ] = self::copy( $value );
+			$values[ $key ] = true;
+		}
+		if ( ! $batch ) {
+			return $values;
+		}
+		$space = $this->space( $group );
+		$ttl   = $this->ttl( $expire );
+		try {
+			$retry = @$space->setMulti( $batch, $ttl );
+		} catch ( \Throwable $e ) {
+			$retry = array_keys( $batch );
+		}
+		foreach ( $retry as $id ) {
+			$this->set_one( $space, (string) $id, $group, $batch[ $id ], $ttl );
+		}
+		foreach ( $batch as $id => $value ) {
+			$this->remember( (string) $id, $group, $value );
 		}
 		return $values;
+	}
+
+	/** set()'s write to shared memory, for set_multiple()'s keys that setMulti() did not store. */
+	private function set_one( $space, $id, $group, $data, $ttl ) {
+		try {
+			$stored = @$space->set( $id, $data, $ttl );
+		} catch ( \Throwable $e ) {
+			$stored = false;
+			$this->refuse( $id, $group, $e->getMessage() );
+		}
+		if ( ! $stored ) {
+			$this->refused_as_too_large( $id, $group );
+			$space->delete( $id );
+		}
 	}
 
 	public function get( $key, $group = 'default', $force = false, &$found = null ) {
@@ -534,10 +638,54 @@ class WP_Object_Cache {
 		return $existed;
 	}
 
+	/**
+	 * delete() of each key, with shared memory cleared in one deleteMulti() call. A key given
+	 * twice is deleted once: its later mention finds nothing (false), as with delete().
+	 */
 	public function delete_multiple( array $keys, $group = '' ) {
+		if ( empty( $group ) ) {
+			$group = 'default';
+		}
 		$values = array();
+		if ( ! $this->persists( $group ) ) {
+			foreach ( $keys as $key ) {
+				$values[ $key ] = $this->delete( $key, $group );
+			}
+			return $values;
+		}
+		$callers = array(); // stored key => the caller's key, for keys mentioned once
+		$ids     = array();
 		foreach ( $keys as $key ) {
-			$values[ $key ] = $this->delete( $key, $group );
+			if ( ! is_int( $key ) && ! ( is_string( $key ) && '' !== trim( $key ) ) ) {
+				$values[ $key ] = $this->delete( $key, $group ); // _doing_it_wrong names delete()
+				continue;
+			}
+			$this->calls++;
+			$id = $this->stored_key( $key, $group );
+			if ( array_key_exists( $id, $ids ) ) {
+				unset( $callers[ $id ] );
+				$values[ $key ] = false;
+				continue;
+			}
+			$ids[ $id ]     = true;
+			$callers[ $id ] = $key;
+			$values[ $key ] = $this->known( $id, $group );
+			unset( $this->cache[ $group ][ $id ] );
+		}
+		if ( ! $ids ) {
+			return $values;
+		}
+		$space = $this->space( $group );
+		$ids   = array_map( 'strval', array_keys( $ids ) );
+		try {
+			$deleted = $space->deleteMulti( $ids );
+		} catch ( \Throwable $e ) {
+			$deleted = array_filter( $ids, array( $space, 'delete' ) );
+		}
+		foreach ( $deleted as $id ) {
+			if ( isset( $callers[ (string) $id ] ) ) {
+				$values[ $callers[ (string) $id ] ] = true;
+			}
 		}
 		return $values;
 	}

@@ -108,13 +108,19 @@ impl ShmCache {
     #[php(name = "setMulti")]
     #[php(defaults(ttl = 0))]
     pub fn set_multi(&self, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-        ops::set_multi(&self.ns, "ShmCache::setMulti", values, ttl)
+        ops::store_multi(&self.ns, "ShmCache::setMulti", Write::Set, values, ttl)
     }
 
     #[php(name = "add")]
     #[php(defaults(ttl = 0))]
     pub fn add(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
         ops::store(&self.ns, "ShmCache::add", Write::Add, key.0, value, ttl)
+    }
+
+    #[php(name = "addMulti")]
+    #[php(defaults(ttl = 0))]
+    pub fn add_multi(&self, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
+        ops::store_multi(&self.ns, "ShmCache::addMulti", Write::Add, values, ttl)
     }
 
     #[php(name = "replace")]
@@ -143,6 +149,11 @@ impl ShmCache {
     #[php(name = "delete")]
     pub fn delete(&self, key: KeyArg) -> PhpResult<bool> {
         ops::delete(&self.ns, "ShmCache::delete", key.0)
+    }
+
+    #[php(name = "deleteMulti")]
+    pub fn delete_multi(&self, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
+        ops::delete_multi(&self.ns, "ShmCache::deleteMulti", keys)
     }
 
     #[php(name = "exists")]

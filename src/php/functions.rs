@@ -39,7 +39,7 @@ pub fn shmcache_set(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
 #[php(name = "shmcache_set_multi")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_set_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-    ops::set_multi(root(), "shmcache_set_multi", values, ttl)
+    ops::store_multi(root(), "shmcache_set_multi", Write::Set, values, ttl)
 }
 
 #[php_function]
@@ -47,6 +47,13 @@ pub fn shmcache_set_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendH
 #[php(defaults(ttl = 0))]
 pub fn shmcache_add(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     ops::store(root(), "shmcache_add", Write::Add, key.0, value, ttl)
+}
+
+#[php_function]
+#[php(name = "shmcache_add_multi")]
+#[php(defaults(ttl = 0))]
+pub fn shmcache_add_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
+    ops::store_multi(root(), "shmcache_add_multi", Write::Add, values, ttl)
 }
 
 #[php_function]
@@ -83,6 +90,12 @@ pub fn shmcache_delete(key: KeyArg) -> PhpResult<bool> {
 }
 
 #[php_function]
+#[php(name = "shmcache_delete_multi")]
+pub fn shmcache_delete_multi(keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
+    ops::delete_multi(root(), "shmcache_delete_multi", keys)
+}
+
+#[php_function]
 #[php(name = "shmcache_exists")]
 pub fn shmcache_exists(key: KeyArg) -> PhpResult<bool> {
     ops::exists(root(), "shmcache_exists", key.0)
@@ -107,11 +120,13 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         .function(wrap_function!(shmcache_set))
         .function(wrap_function!(shmcache_set_multi))
         .function(wrap_function!(shmcache_add))
+        .function(wrap_function!(shmcache_add_multi))
         .function(wrap_function!(shmcache_replace))
         .function(wrap_function!(shmcache_cas))
         .function(wrap_function!(shmcache_incr))
         .function(wrap_function!(shmcache_decr))
         .function(wrap_function!(shmcache_delete))
+        .function(wrap_function!(shmcache_delete_multi))
         .function(wrap_function!(shmcache_exists))
         .function(wrap_function!(shmcache_flush))
         .function(wrap_function!(shmcache_info))

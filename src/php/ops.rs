@@ -237,7 +237,8 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
     r.or_else(refused)
 }
 
-pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
+/// set_multi and add_multi: `mode` for each value in turn; the keys not stored come back.
+pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
     // Check and encode everything first, so a bad key or value stores nothing at all. The
     // encoded values are kept in PHP's memory (an array of strings, kind byte first):
     // serialize() runs user code, and a fatal error there abandons this call without running
@@ -271,7 +272,12 @@ pub fn set_multi(ns: &Namespace, func: &str, values: ArrayArg, ttl: IntArg) -> P
         let key = array_key_bytes(k, &key_what)?;
         let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { return Ok(()) };
         let ok = match cache() {
-            Some(c) => c.set(ns, &key, ValueKind(kind), data, ttl).or_else(refused)?,
+            Some(c) => match mode {
+                Write::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
+                Write::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
+                Write::Replace => c.replace(ns, &key, ValueKind(kind), data, ttl),
+            }
+            .or_else(refused)?,
             None => false,
         };
         if !ok {
@@ -315,6 +321,33 @@ pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let Some(cache) = cache() else { return Ok(false) };
     cache.delete(ns, &key).or_else(refused)
+}
+
+/// Deletes each key of the list; the keys that were live (and are deleted now) come back, as
+/// given. Every key is checked first, so a bad one deletes nothing.
+pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
+    let what = arg(func, 1, "keys");
+    let keys = keys.get(&what)?;
+    let element = || format!("{} element", what());
+    hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
+    let mut deleted = ZendHashTable::new();
+    let Some(cache) = cache() else { return Ok(deleted) };
+    hash::try_for_each(keys, |_, k| -> PhpResult<()> {
+        // Checked again: a key held by reference may have been changed by an error handler
+        // that a refusal's warning ran for an earlier key.
+        let k = k.dereference();
+        let key = key_bytes(k, &element)?;
+        let live = cache.delete(ns, &key);
+        drop(key);
+        if live.or_else(refused)? {
+            match k.long() {
+                Some(i) => deleted.push(i)?,
+                None => deleted.push(k.shallow_clone())?,
+            }
+        }
+        Ok(())
+    })?;
+    Ok(deleted)
 }
 
 pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {

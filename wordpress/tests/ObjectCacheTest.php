@@ -240,6 +240,112 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( array( 'a' => 1, 'b' => false, 'c' => false ), $this->next_request()->get_multiple( array( 'a', 'b', 'c' ), 'm' ) );
 	}
 
+	public function test_set_multiple_returns_like_core_and_writes_shared_memory() {
+		global $wp_object_cache;
+		$this->next_request()->set( 'old', 'older', 'sm' );
+		$obj    = new stdClass();
+		$obj->v = 1;
+		$calls  = $wp_object_cache->calls;
+		$got    = wp_cache_set_multiple( array( 'a' => 1, 7 => 'seven', '' => 'empty key', 'old' => 'newer', 'o' => $obj, 'n' => null ), 'sm' );
+		$this->assertSame( array( 'a' => true, 7 => true, '' => false, 'old' => true, 'o' => true, 'n' => true ), $got );
+		$this->assertSame( array( 'WP_Object_Cache::set' ), $this->wrong, 'an invalid key is reported as set() reports it' );
+		$this->assertSame( $calls + 6, $wp_object_cache->calls, 'one call per key, as set()' );
+		$obj->v = 2;
+		$this->assertSame( 1, wp_cache_get( 'o', 'sm' )->v, 'the request keeps a copy' );
+		$next = $this->next_request();
+		$this->assertSame( array( 'a' => 1, 7 => 'seven', 'old' => 'newer', 'o' => 1, 'n' => null ), array(
+			'a'   => $next->get( 'a', 'sm' ),
+			7     => $next->get( 7, 'sm' ),
+			'old' => $next->get( 'old', 'sm' ),
+			'o'   => $next->get( 'o', 'sm' )->v,
+			'n'   => $next->get( 'n', 'sm', false, $found ),
+		) );
+		$this->assertTrue( $found );
+		$this->assertSame( array(), wp_cache_set_multiple( array(), 'sm' ) );
+	}
+
+	/** @dataProvider refused_kinds */
+	public function test_set_multiple_keeps_refused_values_for_the_request_and_stores_the_rest( $kind ) {
+		global $wp_object_cache;
+		$value   = self::refused_value( $kind );
+		$refused = $wp_object_cache->refused;
+		$this->next_request()->set( 'r', 'older', 'refused-multi' );
+		$got = wp_cache_set_multiple( array( 'before' => 1, 'r' => $value, 'after' => 2 ), 'refused-multi' );
+		$this->assertSame( array( 'before' => true, 'r' => true, 'after' => true ), $got );
+		$this->assertEquals( $value, wp_cache_get( 'r', 'refused-multi' ) );
+		$this->assertSame( $refused + 1, $wp_object_cache->refused );
+		$this->assertArrayHasKey( 'refused-multi:r', $wp_object_cache->refused_keys );
+		$next = $this->next_request();
+		$this->assertFalse( $next->get( 'r', 'refused-multi' ), 'the older value does not come back' );
+		$this->assertSame( array( 1, 2 ), array( $next->get( 'before', 'refused-multi' ), $next->get( 'after', 'refused-multi' ) ) );
+	}
+
+	public function test_add_multiple_returns_like_core_and_writes_shared_memory() {
+		global $wp_object_cache;
+		$this->next_request()->set( 'live', 'in shared memory', 'am' );
+		wp_cache_set( 'held', 'in the request', 'am' );
+		$calls = $wp_object_cache->calls;
+		$got   = wp_cache_add_multiple( array( 'new' => 1, 'live' => 2, 'held' => 3, ' ' => 4, 9 => 'nine' ), 'am' );
+		$this->assertSame( array( 'new' => true, 'live' => false, 'held' => false, ' ' => false, 9 => true ), $got );
+		$this->assertSame( array( 'WP_Object_Cache::add' ), $this->wrong );
+		$this->assertSame( $calls + 5, $wp_object_cache->calls, 'one call per key, as add()' );
+		$this->assertSame( 'in the request', wp_cache_get( 'held', 'am' ) );
+		$next = $this->next_request();
+		$this->assertSame( array( 1, 'in shared memory', 'in the request', 'nine' ), array( $next->get( 'new', 'am' ), $next->get( 'live', 'am' ), $next->get( 'held', 'am' ), $next->get( 9, 'am' ) ) );
+		$this->assertSame( array( 'new' => false, 'other' => true ), $next->add_multiple( array( 'new' => 5, 'other' => 6 ), 'am' ), 'keys another request added are live' );
+		wp_suspend_cache_addition( true );
+		$this->assertSame( array( 'x' => false ), wp_cache_add_multiple( array( 'x' => 1 ), 'am' ) );
+		$this->assertFalse( $this->next_request()->get( 'x', 'am' ) );
+	}
+
+	/** @dataProvider refused_kinds */
+	public function test_add_multiple_keeps_refused_values_for_the_request_and_adds_the_rest( $kind ) {
+		global $wp_object_cache;
+		$value   = self::refused_value( $kind );
+		$refused = $wp_object_cache->refused;
+		$this->next_request()->set( 'live', 'in shared memory', 'refused-add' );
+		$got = wp_cache_add_multiple( array( 'before' => 1, 'r' => $value, 'live' => $value, 'after' => 2 ), 'refused-add' );
+		$this->assertSame( array( 'before' => true, 'r' => true, 'live' => false, 'after' => true ), $got );
+		$this->assertEquals( $value, wp_cache_get( 'r', 'refused-add' ) );
+		$this->assertSame( 'in shared memory', wp_cache_get( 'live', 'refused-add' ) );
+		$this->assertGreaterThan( $refused, $wp_object_cache->refused );
+		$next = $this->next_request();
+		$this->assertSame( array( 1, false, 'in shared memory', 2 ), array( $next->get( 'before', 'refused-add' ), $next->get( 'r', 'refused-add' ), $next->get( 'live', 'refused-add' ), $next->get( 'after', 'refused-add' ) ) );
+	}
+
+	public function test_delete_multiple_returns_like_core_and_clears_shared_memory() {
+		global $wp_object_cache;
+		$this->next_request()->set_multiple( array( 'd1' => 1, 'd2' => 2, 5 => 'five', 'kept' => 3 ), 'dm' );
+		$calls = $wp_object_cache->calls;
+		$got   = wp_cache_delete_multiple( array( 'd1', 'missing', 'd2', 'd2', '5', '', null ), 'dm' );
+		// d2 twice: the second delete finds nothing, as core's loop says.
+		$this->assertSame( array( 'd1' => true, 'missing' => false, 'd2' => false, 5 => true, '' => false ), $got );
+		$this->assertSame( array( 'WP_Object_Cache::delete', 'WP_Object_Cache::delete' ), $this->wrong );
+		$this->assertSame( $calls + 7, $wp_object_cache->calls, 'one call per key, as delete()' );
+		$next = $this->next_request();
+		$this->assertSame( array( false, false, false, 3 ), array( $next->get( 'd1', 'dm' ), $next->get( 'd2', 'dm' ), $next->get( 5, 'dm' ), $next->get( 'kept', 'dm' ) ) );
+		// A key only this request holds is deleted too.
+		wp_cache_add_non_persistent_groups( array( 'dm-local' ) );
+		wp_cache_set( 'l', 1, 'dm-local' );
+		$this->assertSame( array( 'l' => true, 'm' => false ), wp_cache_delete_multiple( array( 'l', 'm' ), 'dm-local' ) );
+		$this->assertSame( array(), wp_cache_delete_multiple( array(), 'dm' ) );
+	}
+
+	/**
+	 * set_multiple/add_multiple hand shared memory the whole batch in one call: every value is
+	 * encoded before the first is stored, so a value's __serialize() sees none of the batch in
+	 * shared memory yet. A loop of set()/add() would have stored the keys before it.
+	 */
+	public function test_set_and_add_multiple_write_shared_memory_in_one_call() {
+		foreach ( array( 'set_multiple', 'add_multiple' ) as $method ) {
+			$spy  = new ShmcacheBatchSpy( 'batch-' . $method );
+			$next = $this->next_request();
+			$this->assertSame( array( 'first' => true, 'spy' => true, 'last' => true ), $next->$method( array( 'first' => 1, 'spy' => $spy, 'last' => 2 ), 'batch-' . $method ) );
+			$this->assertSame( array( false ), ShmcacheBatchSpy::$seen, "$method: first was not stored before the spy was encoded" );
+			$this->assertSame( 1, $this->next_request()->get( 'first', 'batch-' . $method ) );
+		}
+	}
+
 	public function test_get_multiple_reads_shared_memory_in_one_batch() {
 		global $wp_object_cache;
 		$post       = new stdClass();
@@ -613,4 +719,24 @@ function shmcache_other_site_cache( $salt ) {
 	);
 	$set( $salt );
 	return $cache;
+}
+
+/** A value that records, when it is encoded, whether "first" of its group is in shared memory. */
+final class ShmcacheBatchSpy {
+	public static $seen = array();
+	private $group;
+
+	public function __construct( $group ) {
+		$this->group  = $group;
+		self::$seen = array();
+	}
+
+	public function __serialize(): array {
+		self::$seen[] = ( new WP_Object_Cache() )->get( 'first', $this->group );
+		return array( 'group' => $this->group );
+	}
+
+	public function __unserialize( array $data ): void {
+		$this->group = $data['group'];
+	}
 }
