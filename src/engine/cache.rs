@@ -1234,24 +1234,33 @@ impl Cache {
         Some(u64::from_le_bytes(e))
     }
 
-    /// The probe of the key stored at a slot word (read back from the ring), if it still checks out.
-    fn probe_of_resident(&self, word: u64, buf: &mut Vec<u8>) -> Option<Probe> {
-        let cap = self.capacity;
+    /// The header of the entry a slot word points at, with its virtual offset and ring
+    /// position: None unless the entry is still intact, its header fits before the ring's end
+    /// and the header names that offset. Nothing else of the header is checked yet.
+    fn resident_header(&self, word: u64) -> Option<(u64, u64, EntryHeader)> {
         let tail = self.tail();
         let offset = word_offset(word, tail);
-        if !ring::is_intact(tail, offset, cap) {
+        if !ring::is_intact(tail, offset, self.capacity) {
             return None;
         }
         let pos = self.ring_size.pos(offset);
-        if pos + HEADER_LEN as u64 > cap {
+        if pos + HEADER_LEN as u64 > self.capacity {
             return None;
         }
-        let ring = self.region.ring_ptr();
         let mut h = EntryHeader::default();
-        // SAFETY: pos + HEADER_LEN <= cap; the destination is a local header.
-        unsafe { ring::copy_out(ring, pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        // SAFETY: pos + HEADER_LEN <= capacity (checked above); the destination is a local
+        // header of plain integers, for which any bytes are a valid value.
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        (h.offset == offset).then_some((offset, pos, h))
+    }
+
+    /// The probe of the key stored at a slot word (read back from the ring), if it still checks out.
+    fn probe_of_resident(&self, word: u64, buf: &mut Vec<u8>) -> Option<Probe> {
+        let cap = self.capacity;
+        let (_, pos, h) = self.resident_header(word)?;
+        let ring = self.region.ring_ptr();
         let key_len = h.key_len as usize;
-        if h.offset != offset || h.ns_len > h.key_len || pos + (HEADER_LEN + key_len) as u64 > cap {
+        if h.ns_len > h.key_len || pos + (HEADER_LEN + key_len) as u64 > cap {
             return None;
         }
         buf.clear();

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use super::{Cache, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
-use crate::engine::entry::{checksum_of, EntryHeader, HEADER_LEN};
+use crate::engine::entry::{checksum_of, HEADER_LEN};
 use crate::engine::index::{is_pending, key_hash, word_offset, word_tag, Probe};
 use crate::engine::ring;
 use crate::engine::MAX_KEY_LEN;
@@ -90,22 +90,10 @@ impl Cache {
     /// validated, and is live. `key` is scratch space for the stored key.
     fn listed_entry(&self, slot: usize, word: u64, ns: &Namespace, key: &mut Vec<u8>) -> Option<ListedEntry> {
         let cap = self.capacity;
-        let tail = self.tail();
-        let offset = word_offset(word, tail);
-        if !ring::is_intact(tail, offset, cap) {
-            return None;
-        }
-        let pos = self.ring_size.pos(offset);
-        if pos + HEADER_LEN as u64 > cap {
-            return None;
-        }
+        let (offset, pos, h) = self.resident_header(word)?;
         let ring = self.region.ring_ptr();
-        let mut h = EntryHeader::default();
-        // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header,
-        // plain integers, for which any bytes are a valid value.
-        unsafe { ring::copy_out(ring, pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
         let total = h.total_len();
-        if h.offset != offset || total > self.max_entry_len || pos + total > cap {
+        if total > self.max_entry_len || pos + total > cap {
             return None;
         }
         let ns_len = ns.name.len();
