@@ -4,7 +4,7 @@
 //! The engine's own types cannot run under loom: they work on a mapped region through std
 //! atomics, and loom has to own every atomic whose interleavings and stale reads it explores.
 //! These are therefore small models of the protocols, step for step, with the orderings and
-//! fences of src/engine/cache.rs and src/engine/ring.rs: the ring is a few words (an entry is
+//! fences of src/engine/cache/ (write.rs, read.rs) and src/engine/ring.rs: the ring is a few words (an entry is
 //! one header word holding its offset and one value word), a slot word is the entry's offset + 1
 //! (0 = empty, top bit = pending). The checksum is left out, so that the tail re-check alone
 //! has to keep recycled bytes out (the checksum is a hash, a second line of defence, not a
@@ -22,10 +22,10 @@ const PENDING: u64 = 1 << 63;
 /// The orderings under test; ENGINE is what the engine does.
 #[derive(Clone, Copy)]
 struct Orders {
-    /// ring.rs `reserve` → cache.rs `append`: a release fence after the tail CAS, before the
+    /// ring.rs `reserve` → cache/write.rs `append`: a release fence after the tail CAS, before the
     /// ring stores.
     writer_fence: bool,
-    /// cache.rs `unchanged_since_read`: an acquire fence after the copy, before the tail re-read.
+    /// cache/read.rs `unchanged_since_read`: an acquire fence after the copy, before the tail re-read.
     reader_fence: bool,
     /// The publishing CAS of a slot (set, incr, delete: AcqRel).
     publish: Ordering,
@@ -78,7 +78,7 @@ impl Region {
         Arc::new(r)
     }
 
-    /// cache.rs `append`: reserve, check the reservation is still intact, write.
+    /// cache/write.rs `append`: reserve, check the reservation is still intact, write.
     fn append(&self, orders: Orders) -> Option<u64> {
         let offset = self.tail.fetch_add(1, Ordering::AcqRel);
         if !is_intact(self.tail.load(Ordering::Acquire), offset, self.cap) {
@@ -93,7 +93,7 @@ impl Region {
         Some(offset)
     }
 
-    /// cache.rs `read_full` on the word of `slot`: what a get, delete or add finds there.
+    /// cache/read.rs `read_full` on the word of `slot`: what a get, delete or add finds there.
     fn read(&self, slot: usize, orders: Orders) -> Read {
         let word = self.slots[slot].load(orders.slot_load);
         if word == 0 || word & PENDING != 0 {
@@ -179,7 +179,7 @@ fn recycle_model(orders: Orders) {
     });
 }
 
-/// cache.rs `insert_new` for `add`: two processes add the same new key, each preferring a
+/// cache/insert.rs `insert_new` for `add`: two processes add the same new key, each preferring a
 /// different one of its two candidate slots (the case where both claims can succeed). Exactly
 /// one must win, leaving exactly one published slot.
 ///
@@ -270,14 +270,14 @@ fn delete_model(orders: Orders) {
         let r = Region::new(2, true);
         let w = r.clone();
         let replacer = thread::spawn(move || loop {
-            // cache.rs `store_draft` for replace: a full read, append, CAS from the word read.
+            // cache/write.rs `store_draft` for replace: a full read, append, CAS from the word read.
             let Read::Hit { word: old, .. } = w.read(0, orders) else { return false };
             let offset = w.append(orders).unwrap();
             if w.slots[0].compare_exchange(old, offset + 1, orders.publish, Ordering::Relaxed).is_ok() {
                 return true;
             }
         });
-        // cache.rs `delete`: a full read, then CAS the word read to 0.
+        // cache/update.rs `delete`: a full read, then CAS the word read to 0.
         let deleted_live = loop {
             let read = r.read(0, orders);
             let (word, live) = match read {

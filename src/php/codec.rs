@@ -22,21 +22,12 @@ use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
 use super::hash::{self, Key as ArrayKey};
+use super::kinds::{ARRAY, DOUBLE, FALSE, NULL, OBJECT, SERIALIZED, STRING, TRUE};
 use super::zstr::{self, SharedStrings};
 use crate::engine::ValueKind;
 use crate::native::{
     self, Item, Key, Table, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_OBJECT, T_STRING, T_TRUE,
 };
-
-pub const NULL: ValueKind = ValueKind(2);
-pub const FALSE: ValueKind = ValueKind(3);
-pub const TRUE: ValueKind = ValueKind(4);
-pub const DOUBLE: ValueKind = ValueKind(5);
-pub const STRING: ValueKind = ValueKind(6);
-pub const ARRAY: ValueKind = ValueKind(7);
-pub const SERIALIZED: ValueKind = ValueKind(8);
-/// A plain stdClass: its property table in the native encoding.
-pub const OBJECT: ValueKind = ValueKind(9);
 
 /// Deeper arrays are handed to serialize(), which has its own limits.
 const MAX_NATIVE_DEPTH: u32 = native::MAX_DEPTH;

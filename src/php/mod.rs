@@ -13,9 +13,11 @@ mod functions;
 mod hash;
 mod info;
 mod ini;
+mod kinds;
 mod named;
 mod ops;
 mod sink;
+mod zalloc;
 mod zstr;
 
 use std::sync::atomic::{AtomicPtr, Ordering};

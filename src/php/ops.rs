@@ -13,7 +13,9 @@ use super::args::{
 };
 use super::codec;
 use super::hash::{self, Key};
-use super::sink::{alloc_zend_string, ZvalSink};
+use super::kinds;
+use super::sink::ZvalSink;
+use super::zalloc::alloc_zend_string;
 use super::cache;
 use crate::engine::{Error, Namespace, ValueKind, ValueSink};
 
@@ -110,7 +112,7 @@ pub(super) fn peek_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult
 #[inline]
 fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
     match sink.take_string() {
-        Some(s) if kind == codec::STRING => {
+        Some(s) if kind == kinds::STRING => {
             codec::put_string(out, s);
             Ok(true)
         }

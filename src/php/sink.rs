@@ -2,48 +2,19 @@
 //! zend_string, so their bytes are copied out of shared memory exactly once; numbers into the
 //! sink itself, native arrays into a reusable buffer that the codec decodes.
 
-use std::alloc::Layout;
 use std::cell::Cell;
-use std::mem::offset_of;
 
-use ext_php_rs::alloc::emalloc;
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{zend_string, IS_STRING};
 use ext_php_rs::types::ZendStr;
 
-use super::codec::{SERIALIZED, STRING};
+use super::kinds::{SERIALIZED, STRING};
+use super::zalloc::alloc_zend_string;
 use crate::engine::{ValueKind, ValueSink};
-
-/// GC_STRING from Zend/zend_types.h: IS_STRING | (GC_NOT_COLLECTABLE << GC_FLAGS_SHIFT).
-const GC_STRING: u32 = IS_STRING | (1 << 4);
 
 thread_local! {
     /// Reused for non-string values; taken while in use, so a nested read (a get from inside
     /// __wakeup) or one abandoned by a bailout simply gets a fresh buffer.
     static VALUE_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
-
-/// A request-lifetime zend_string of `len` bytes whose contents the caller fills in through the
-/// returned pointer (PHP's zend_string_alloc, an inline function and so not callable from here).
-pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
-    let header = offset_of!(zend_string, val);
-    let size = header.checked_add(len).and_then(|n| n.checked_add(1)).expect("value length fits in memory");
-    let layout = Layout::from_size_align(size, 8).expect("zend_string layout");
-    let p = emalloc(layout).cast::<zend_string>();
-    assert!(!p.is_null(), "emalloc returned null");
-    // SAFETY: `p` points at `size` fresh bytes from emalloc (which bails out rather than return
-    // a short block): room for the header fields written here, `len` bytes of contents and the
-    // terminating NUL at val[len]. The fields are set the way zend_string_alloc sets them for a
-    // non-persistent string, so ZBox's release (zend_string_release) frees it correctly.
-    unsafe {
-        (*p).gc.refcount = 1;
-        (*p).gc.u.type_info = GC_STRING;
-        (*p).h = 0;
-        (*p).len = len;
-        let contents = p.cast::<u8>().add(header);
-        *contents.add(len) = 0;
-        (ZBox::from_raw(p.cast::<ZendStr>()), contents)
-    }
 }
 
 pub struct ZvalSink {

@@ -16,7 +16,7 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::zend_string;
 use ext_php_rs::types::ZendStr;
 
-use super::sink::alloc_zend_string;
+use super::zalloc::alloc_zend_string;
 
 extern "C" {
     // Zend/zend_string.h

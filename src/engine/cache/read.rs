@@ -1,0 +1,485 @@
+//! Validated reads of one key: find its slot, copy its entry out of the ring, check it.
+//!
+//! Invariants:
+//! - A reader trusts nothing it copied from the ring until the entry's checksum (over header,
+//!   key and value) matches and the tail, re-read after an acquire fence, shows the ring has not
+//!   started reusing the entry's bytes meanwhile (`unchanged_since_read`; docs/design.md,
+//!   "Memory ordering"). A copy that fails either is a miss, counted as a validation failure.
+//! - The header's offset must name the offset the slot word points at, and its lengths must
+//!   keep the entry inside the ring, before any length read from the ring steers a copy.
+//! - The value goes straight to the caller's sink, which is asked for memory only once the
+//!   key has compared equal; values of DIRECT_COPY_MAX bytes or more and compressed values are
+//!   validated in a private buffer first, so a damaged length never sizes the caller's memory.
+
+use std::mem::MaybeUninit;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::cell::Cell;
+
+use super::sink::{CheckOnly, ValueSink};
+use super::{check_key, with_buffer, Cache, Liveness, Namespace, ValueKind};
+use crate::engine::checksum;
+use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
+use crate::engine::error::Error;
+use crate::engine::index::{is_pending, word_lines, word_offset, word_tag, Probe};
+use crate::engine::lz4;
+use crate::engine::ring;
+use crate::engine::stats::Counter;
+
+thread_local! {
+    /// Compressed and large values, validated before the caller's sink gets them; keys read
+    /// back for a cuckoo move.
+    pub(super) static READ_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+pub(super) enum Lookup {
+    Absent,
+    /// The slot holding the key. `damaged`: its entry failed validation (the key bytes match but
+    /// the checksum does not), so its header and value are not to be trusted: readers miss, and
+    /// writers replace the slot instead of looking for another one.
+    Present { slot: usize, word: u64, header: EntryHeader, damaged: bool },
+}
+
+/// Values at least this long are validated in a private buffer before the caller's sink is asked
+/// for memory, so a damaged length field can never make the caller allocate a huge block.
+const DIRECT_COPY_MAX: usize = 1 << 20;
+
+#[inline]
+pub(super) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+    };
+}
+
+pub(super) enum EntryRead {
+    /// Dead slot or another key with the same tag.
+    Other,
+    /// The bytes changed under us or were never consistent: a validation failure.
+    Invalid,
+    Same(EntryHeader),
+}
+
+/// What one read found. An expired entry is a miss that is also counted as expired.
+pub(super) enum ReadOutcome {
+    Hit(ValueKind),
+    Miss,
+    Expired,
+}
+
+impl ReadOutcome {
+    pub(super) fn kind(&self) -> Option<ValueKind> {
+        match self {
+            ReadOutcome::Hit(kind) => Some(*kind),
+            _ => None,
+        }
+    }
+}
+
+/// `a == b`, with slices of up to 16 bytes (most keys) compared as two overlapping words each
+/// instead of through a call to memcmp, which a get of a short key spent some 20 instructions on.
+#[inline(always)]
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n > 16 {
+        return a == b;
+    }
+    if n >= 8 {
+        let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
+    if n >= 4 {
+        let word = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+        return word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4);
+    }
+    // 0 to 3 bytes: the first, middle and last byte are all of them.
+    n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1])
+}
+
+impl Cache {
+    /// Compares the stored key at ring position `pos` with `ns` + `key`, copying it out in small
+    /// chunks (never forming a reference into shared memory).
+    pub(super) fn stored_key_equals(&self, pos: u64, ns: &[u8], key: &[u8]) -> bool {
+        let ring = self.region.ring_ptr();
+        let mut chunk = [0u8; 64];
+        let mut at = pos;
+        for part in [ns, key] {
+            for want in part.chunks(chunk.len()) {
+                // SAFETY: the caller checked that the whole entry (header + key) lies within the
+                // ring; the copy goes to a stack buffer and is only compared.
+                unsafe { ring::copy_out(ring, at, chunk.as_mut_ptr(), want.len()) };
+                if &chunk[..want.len()] != want {
+                    return false;
+                }
+                at += want.len() as u64;
+            }
+        }
+        true
+    }
+
+    /// `read_key` out of line, for the paths that rarely need it (a failed validation, the
+    /// check for a rival insert), so that they do not grow the reads they sit in.
+    #[inline(never)]
+    pub(super) fn read_key_cold(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
+        self.read_key(word, ns, key)
+    }
+
+    /// Establishes that the slot word points at an entry of this key, without validating the
+    /// value: what a plain set needs to pick the slot it replaces. The header is unverified.
+    #[inline(always)]
+    pub(super) fn read_key(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
+        let cap = self.capacity;
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, cap) {
+            return EntryRead::Other;
+        }
+        let pos = self.ring_size.pos(offset);
+        if pos + HEADER_LEN as u64 > cap {
+            return EntryRead::Invalid;
+        }
+        self.prefetch_ring(pos, (HEADER_LEN + ns.len() + key.len()) as u64);
+        let mut h = EntryHeader::default();
+        // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header.
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > cap {
+            return EntryRead::Invalid;
+        }
+        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
+            return EntryRead::Other;
+        }
+        if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) {
+            EntryRead::Same(h)
+        } else {
+            EntryRead::Other
+        }
+    }
+
+    /// Reads and validates the whole entry a slot word points at: the head (header + key) is
+    /// copied to the stack and compared with the key, the value goes to `sink`, then the
+    /// checksum and a re-check that the ring did not reuse the bytes meanwhile decide.
+    /// Compressed values arrive in the sink decompressed. `key_hash` is the key's hash, which
+    /// the checksum covers in place of the key's bytes once they have compared equal.
+    pub(super) fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], key_hash: u64, sink: &mut S) -> EntryRead {
+        let cap = self.capacity;
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, cap) {
+            return EntryRead::Other;
+        }
+        let pos = self.ring_size.pos(offset);
+        let head_len = HEADER_LEN + ns.len() + key.len();
+        // Entries never straddle the ring's end: this key's entry can't start here, so the slot
+        // is another key's with the same tag (a shorter key fits where this one would not).
+        if pos + head_len as u64 > cap {
+            return EntryRead::Other;
+        }
+        // The whole entry, as long as the slot word says (the value's length is not known yet),
+        // unless a batch already asked for it.
+        if !PREFETCHED {
+            self.prefetch_ring(pos, word_lines(word) * 64);
+        }
+        let ring = self.region.ring_ptr();
+        let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
+        // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
+        // are length-checked before any lookup; after the copy the first head_len bytes of
+        // `raw` are initialised, and only those are viewed as a slice.
+        let head = unsafe {
+            ring::copy_out(ring, pos, raw.as_mut_ptr().cast::<u8>(), head_len);
+            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), head_len)
+        };
+        // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
+        // integers (any bit pattern is valid) and read_unaligned needs no alignment.
+        let h = unsafe { std::ptr::read_unaligned(head.as_ptr().cast::<EntryHeader>()) };
+        let total = h.total_len();
+        if h.offset != offset || total > self.max_entry_len || pos + total > cap {
+            return EntryRead::Invalid;
+        }
+        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
+            return EntryRead::Other;
+        }
+        let (stored_ns, stored_key) = head[HEADER_LEN..].split_at(ns.len());
+        // (The root namespace is empty: skip a comparison call on every plain get.)
+        if (!ns.is_empty() && stored_ns != ns) || !same_bytes(stored_key, key) {
+            return EntryRead::Other;
+        }
+        let value_pos = pos + head_len as u64;
+        let stored_len = h.stored_len as usize;
+        let kind = ValueKind(h.kind);
+        let valid = if !S::TAKES_VALUE {
+            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap);
+            // bytes a writer changes meanwhile only make the hash mismatch.
+            let value_hash = unsafe { checksum::hash_in_place(ring.add(value_pos as usize), stored_len) };
+            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
+        } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
+            let dst = sink.buffer(kind, stored_len);
+            // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
+            // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
+            // and untouched by anyone else, so it cannot overlap the ring.
+            let value_hash = unsafe { checksum::copy_hashed(ring.add(value_pos as usize), dst, stored_len) };
+            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
+        } else {
+            with_buffer(&READ_BUF, |stored| {
+                stored.clear();
+                stored.reserve(stored_len);
+                // SAFETY: as above for the ring range; `stored` has capacity for stored_len
+                // bytes, all initialised by the copy before set_len.
+                let value_hash = unsafe {
+                    let value_hash = checksum::copy_hashed(ring.add(value_pos as usize), stored.as_mut_ptr(), stored_len);
+                    stored.set_len(stored_len);
+                    value_hash
+                };
+                if checksum_of(&h, key_hash, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
+                    return false;
+                }
+                // Validated, so the lengths can be trusted for the allocation below.
+                let out_len = if h.compressed() { h.raw_len as usize } else { stored_len };
+                let dst = sink.buffer(kind, out_len);
+                if h.compressed() {
+                    // SAFETY: the sink guarantees `dst` is writable for out_len bytes and that
+                    // nobody else touches them meanwhile; as MaybeUninit they need not be
+                    // initialised (decompress_exact succeeds only after writing all of them).
+                    let out = unsafe { std::slice::from_raw_parts_mut(dst.cast::<MaybeUninit<u8>>(), out_len) };
+                    lz4::decompress_exact(stored, out).is_ok()
+                } else {
+                    // SAFETY: `dst` is writable for out_len == stored.len() bytes (see above) and
+                    // is the sink's memory, so it cannot overlap this thread's buffer.
+                    unsafe { std::ptr::copy_nonoverlapping(stored.as_ptr(), dst, out_len) };
+                    true
+                }
+            })
+        };
+        if !valid {
+            sink.discard();
+            return EntryRead::Invalid;
+        }
+        EntryRead::Same(h)
+    }
+
+    /// Starts loading the cache lines of `len` ring bytes at `pos`, so that an entry's header,
+    /// key and value cost one memory latency rather than one per line in the order the read
+    /// reaches them. Whole 128-byte pairs of lines, the unit the CPU's adjacent-line prefetcher
+    /// works in: measured faster than prefetching only the entry's own lines (docs/design.md).
+    #[inline]
+    pub(super) fn prefetch_ring(&self, pos: u64, len: u64) {
+        let ring = self.region.ring_ptr();
+        let end = ((pos + len) | 127).min(self.capacity - 1);
+        let mut at = pos & !127;
+        while at <= end {
+            prefetch(ring.wrapping_add(at as usize));
+            at += 64;
+        }
+    }
+
+    /// After copying an entry out: true when the ring has not started reusing its bytes.
+    pub(super) fn unchanged_since_read(&self, offset: u64) -> bool {
+        fence(Ordering::Acquire);
+        ring::is_intact(self.tail(), offset, self.capacity)
+    }
+
+    /// Counts a copy of the entry `word` points at that failed its checks, by cause. The read
+    /// found the entry intact before it copied; if the tail has since moved past it, the ring
+    /// reused the bytes during the copy (lapped, normal under heavy recycling). If it still has
+    /// not, nobody was allowed to write those bytes while they were read, so what was read is
+    /// what lies there: the entry is damaged (corrupt).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn count_validation_failure(&self, word: u64) {
+        let tail = self.tail();
+        let lapped = !ring::is_intact(tail, word_offset(word, tail), self.capacity);
+        self.bump(if lapped { Counter::ValidationLapped } else { Counter::ValidationCorrupt });
+    }
+
+    /// Finds the published slot holding `key`, checking every candidate with `read`.
+    #[inline(always)]
+    pub(super) fn find<const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
+        let index = self.index();
+        // The two candidate buckets are independent cache lines: start loading the second now
+        // (a batch has requested both already).
+        if !PREFETCHED {
+            prefetch(&index[probe.buckets[1] as usize * 4] as *const AtomicU64);
+        }
+        for slot in probe.slots() {
+            let slot = slot as usize;
+            let word = index[slot].load(Ordering::Acquire);
+            if word == 0 || is_pending(word) || word_tag(word) != probe.tag {
+                continue;
+            }
+            match read(word) {
+                EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
+                EntryRead::Invalid => {
+                    self.count_validation_failure(word);
+                    if let EntryRead::Same(header) = self.read_key_cold(word, &ns.name, key) {
+                        return Lookup::Present { slot, word, header, damaged: true };
+                    }
+                }
+                EntryRead::Other => {}
+            }
+        }
+        Lookup::Absent
+    }
+
+    /// Finds `key` and validates its whole entry, the value going to `sink`.
+    #[inline(always)]
+    pub(super) fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find_full_as::<S, false>(probe, ns, key, sink)
+    }
+
+    /// find_full; PREFETCHED when the caller has already requested the key's buckets and entry.
+    #[inline(always)]
+    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find::<PREFETCHED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink))
+    }
+
+    /// Finds the slot holding `key` without validating the value.
+    pub(super) fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
+        self.find::<false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
+    }
+
+
+    /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
+    /// kind is returned; on a miss the sink holds nothing the caller should use.
+    pub fn get_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
+        // Counted directly rather than through a ReadTally: one read needs no batching, and
+        // the tally's loop measured 30-odd instructions more per get.
+        match outcome {
+            ReadOutcome::Hit(_) => self.bump(Counter::Hits),
+            ReadOutcome::Expired => {
+                self.bump(Counter::Expired);
+                self.bump(Counter::Misses);
+            }
+            ReadOutcome::Miss => self.bump(Counter::Misses),
+        }
+        Ok(outcome.kind())
+    }
+
+    /// `get_into` that counts neither a hit nor a miss: for a listing showing values, which
+    /// is not the application asking for them.
+    pub fn peek_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(self.read_probed::<S, false>(&probe, ns, key, generation, sink).kind())
+    }
+
+
+    /// One validated read of a probed key (counted by the caller).
+    #[inline(always)]
+    pub(super) fn read_probed<S: ValueSink, const PREFETCHED: bool>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        generation: Option<u64>,
+        sink: &mut S,
+    ) -> ReadOutcome {
+        if let Lookup::Present { header, damaged: false, .. } = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink) {
+            let liveness = self.liveness(&header, generation);
+            if liveness == Liveness::Live {
+                return ReadOutcome::Hit(ValueKind(header.kind));
+            }
+            sink.discard();
+            if liveness == Liveness::Expired {
+                return ReadOutcome::Expired;
+            }
+        }
+        ReadOutcome::Miss
+    }
+
+    /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.
+    pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
+        let hit = self.get_into(ns, key, out)?;
+        if hit.is_none() {
+            out.clear();
+        }
+        Ok(hit)
+    }
+
+    /// Whether `key` is live (no hit/miss counted).
+    pub fn exists(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(matches!(self.find_full(&probe, ns, key, &mut CheckOnly),
+            Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
+    }
+
+    /// When a live `key` expires (Unix time in seconds, 0 = never); None when it is not live.
+    /// Validated like `exists` (no hit/miss counted).
+    pub fn expires_at(&self, ns: &Namespace, key: &[u8]) -> Result<Option<u64>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        let generation = self.read_generation(ns);
+        Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
+            Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
+                Some(header.expires_at)
+            }
+            _ => None,
+        })
+    }
+
+    /// The flush epoch an entry was written under, read straight from its header.
+    pub(super) fn entry_epoch(&self, word: u64, tail: u64) -> Option<u64> {
+        let offset = word_offset(word, tail);
+        let pos = self.ring_size.pos(offset) + EPOCH_FIELD as u64;
+        if !ring::is_intact(tail, offset, self.capacity) || pos + 8 > self.capacity {
+            return None;
+        }
+        let mut e = [0u8; 8];
+        // SAFETY: pos + 8 <= capacity; the copy goes to a local array.
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, e.as_mut_ptr(), 8) };
+        Some(u64::from_le_bytes(e))
+    }
+
+    /// The header of the entry a slot word points at, with its virtual offset and ring
+    /// position: None unless the entry is still intact, its header fits before the ring's end
+    /// and the header names that offset. Nothing else of the header is checked yet.
+    pub(super) fn resident_header(&self, word: u64) -> Option<(u64, u64, EntryHeader)> {
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        if !ring::is_intact(tail, offset, self.capacity) {
+            return None;
+        }
+        let pos = self.ring_size.pos(offset);
+        if pos + HEADER_LEN as u64 > self.capacity {
+            return None;
+        }
+        let mut h = EntryHeader::default();
+        // SAFETY: pos + HEADER_LEN <= capacity (checked above); the destination is a local
+        // header of plain integers, for which any bytes are a valid value.
+        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        (h.offset == offset).then_some((offset, pos, h))
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    /// Agrees with `==` for every length up to 40 and a difference at every position.
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        for n in 0..=40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+            assert!(same_bytes(&a, &a.clone()), "len {n}");
+            for at in 0..n {
+                for flip in [0x01u8, 0x80] {
+                    let mut b = a.clone();
+                    b[at] ^= flip;
+                    assert!(!same_bytes(&a, &b), "len {n}, byte {at} ^ {flip:#x}");
+                }
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert!(!same_bytes(&a, &longer) && !same_bytes(&longer, &a), "len {n} vs {}", n + 1);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! `Cache::stats`: the shared counters and the sizes of the region.
+//!
+//! Invariant: only loads (the counters are summed, used slots counted or sampled); a status
+//! page never writes shared memory.
+
+use std::sync::atomic::Ordering;
+
+use super::Cache;
+use crate::engine::index::is_pending;
+use crate::engine::region::SLOTS_PER_BUCKET;
+use crate::engine::stats::{Counter, Stats};
+
+const EXACT_SLOT_COUNT_LIMIT: usize = 1 << 22;
+const SAMPLED_SLOTS: usize = 1 << 20;
+
+impl Cache {
+    /// Counters and sizes. Counting used slots reads the whole index (O(slots)).
+    pub fn stats(&self) -> Stats {
+        let h = self.region.header();
+        let s = &h.stats;
+        let (lapped, corrupt) = (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
+        let epoch = self.epoch();
+        // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
+        // slots, scaled, so a status page never walks (and faults in) a huge table.
+        let index = self.index();
+        let step = if index.len() <= EXACT_SLOT_COUNT_LIMIT { 1 } else { index.len() / SAMPLED_SLOTS };
+        let sampled = self
+            .index()
+            .iter()
+            .step_by(step)
+            .map(|w| w.load(Ordering::Acquire))
+            .filter(|&w| {
+                if w == 0 || is_pending(w) {
+                    return false;
+                }
+                self.entry_epoch(w, self.tail()) == Some(epoch)
+            })
+            .count() as u64;
+        let slots_used = (sampled * step as u64).min(index.len() as u64);
+        Stats {
+            hits: s.sum(Counter::Hits),
+            misses: s.sum(Counter::Misses),
+            sets: s.sum(Counter::Sets),
+            deletes: s.sum(Counter::Deletes),
+            kicks: s.sum(Counter::Kicks),
+            recycles: s.sum(Counter::Recycles),
+            expired: s.sum(Counter::Expired),
+            validation_failures: lapped.wrapping_add(corrupt),
+            validation_lapped: lapped,
+            validation_corrupt: corrupt,
+            compressed_count: s.sum(Counter::CompressedCount),
+            values_written_bytes: s.sum(Counter::ValuesWrittenBytes),
+            flushes: s.sum(Counter::Flushes),
+            namespace_flushes: s.sum(Counter::NamespaceFlushes),
+            cas_retries: s.sum(Counter::CasRetries),
+            slots_total: self.bucket_count * SLOTS_PER_BUCKET as u64,
+            slots_used,
+            slots_used_estimated: step > 1,
+            keys_memory_size: h.keys_memory_size,
+            values_memory_size: h.values_memory_size,
+            ring_used: (self.tail() - 64).min(self.capacity),
+            max_value_size: self.max_value_len(1) as u64,
+            compress_threshold: h.compress_threshold,
+            start_time: h.start_time,
+            namespaces_used: self.namespaces().used(),
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! delete, incr/decr/cas and the flushes.
+//!
+//! Invariants: delete and every update are a CAS from the slot word the operation read, so none
+//! removes or overwrites a value written after the one it saw; an update appends a new entry
+//! like a write. Flushes are one atomic add (epoch) or a namespace-table update: O(1), and
+//! entries are live only while the epoch and generation they were written under are current.
+
+use std::sync::atomic::Ordering;
+
+use super::read::Lookup;
+use super::sink::{CheckOnly, LocalSink};
+use super::write::{Draft, MAX_ATTEMPTS};
+use super::{check_key, Cache, Liveness, Namespace, ValueKind};
+use crate::engine::entry::entry_len;
+use crate::engine::error::Error;
+use crate::engine::index::make_word;
+use crate::engine::stats::Counter;
+
+impl Cache {
+    /// Removes `key`; true when a live entry was removed.
+    pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        // The value is validated too, though the slot is emptied either way: delete reports a
+        // key live exactly when get, exists, add and replace would see it live (an entry whose
+        // value fails its checksum is not). The value is hashed where it lies, never copied.
+        for _ in 0..MAX_ATTEMPTS {
+            match self.find_full(&probe, ns, key, &mut CheckOnly) {
+                Lookup::Absent => return Ok(false),
+                Lookup::Present { slot, word, header, damaged } => {
+                    let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
+                    if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                        if live {
+                            self.bump(Counter::Deletes);
+                        }
+                        return Ok(live);
+                    }
+                }
+            }
+        }
+        Err(Error::Contended)
+    }
+
+    /// Adds `delta` to a live integer; None when the key is missing or not an integer.
+    pub fn incr(&self, ns: &Namespace, key: &[u8], delta: i64) -> Result<Option<i64>, Error> {
+        self.update_int(ns, key, |old| Some(old.wrapping_add(delta)))
+    }
+
+    /// Sets a live integer to `new` only if it currently equals `old`.
+    pub fn cas(&self, ns: &Namespace, key: &[u8], old: i64, new: i64) -> Result<bool, Error> {
+        Ok(self.update_int(ns, key, |cur| (cur == old).then_some(new))?.is_some())
+    }
+
+    /// Read–append–CAS loop on an integer entry; `f` returns None to leave it unchanged.
+    pub(super) fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
+        check_key(key)?;
+        let probe = self.probe(ns, key);
+        // As in store_draft: the new entry will most likely go where the tail is now.
+        self.prefetch_ring(self.ring_size.pos(self.tail()), entry_len(ns.name.len() + key.len(), 8));
+        let mut sink = LocalSink::new();
+        for _ in 0..MAX_ATTEMPTS {
+            let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, &mut sink) else {
+                return Ok(None);
+            };
+            let Ok(bytes) = <[u8; 8]>::try_from(sink.bytes()) else { return Ok(None) };
+            if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
+                || ValueKind(header.kind) != ValueKind::INT
+                || header.compressed()
+            {
+                return Ok(None);
+            }
+            let current = i64::from_le_bytes(bytes);
+            let Some(next) = f(current) else { return Ok(None) };
+            let bytes = next.to_le_bytes();
+            let draft = Draft {
+                ns,
+                key,
+                kind: ValueKind::INT,
+                stored: &bytes,
+                flags: 0,
+                raw_len: 8,
+                expires_at: header.expires_at,
+            };
+            let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
+            let new_word = make_word(probe.tag, offset, draft.entry_len());
+            if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                self.bump(Counter::Sets);
+                return Ok(Some(next));
+            }
+            self.bump(Counter::CasRetries);
+        }
+        Err(Error::Contended)
+    }
+
+    /// Invalidates every entry of every namespace in O(1).
+    pub fn flush_all(&self) {
+        self.region.header().hot.epoch.0.fetch_add(1, Ordering::AcqRel);
+        self.bump(Counter::Flushes);
+    }
+
+    /// The namespace's current generation: a number that changes on every flush of it (for the
+    /// root namespace, on every full flush) and is never reused, so callers can build names
+    /// that a flush retires — e.g. a site namespace whose generation is part of its per-group
+    /// namespace names. Creates the namespace's entry in the namespace table if needed.
+    pub fn namespace_generation(&self, ns: &Namespace) -> u64 {
+        if ns.is_root() {
+            self.epoch()
+        } else {
+            self.namespaces().for_write(ns.hash)
+        }
+    }
+
+    /// Invalidates one namespace in O(1); the root namespace means everything.
+    pub fn flush_namespace(&self, ns: &Namespace) {
+        if ns.is_root() {
+            self.flush_all();
+        } else {
+            self.namespaces().flush(ns.hash);
+            self.bump(Counter::NamespaceFlushes);
+        }
+    }
+
+}

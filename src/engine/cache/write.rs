@@ -1,0 +1,279 @@
+//! set, add and replace: append a complete entry to the ring, then publish it with one CAS.
+//!
+//! Invariants:
+//! - An entry is complete and checksummed (from the writer's own copy of the value, never from
+//!   the ring) before the CAS that publishes it; a killed writer leaves unpublished bytes only.
+//! - Space is reserved by moving the tail first; a release fence orders that reservation before
+//!   the first byte written into the ring (docs/design.md, "Memory ordering").
+//! - A writer lapped by the ring before it writes gives up its reservation without writing; an
+//!   appended entry is published only while it is far from being recycled (`still_fresh`).
+//! - A retry reuses its first append while generation and epoch are unchanged.
+//! - Dead slot words are swept once per SWEEP_ROUND_BYTES of writes, before their offsets alias.
+
+use std::sync::atomic::{fence, Ordering};
+
+use super::compress::COMPRESS_BUF;
+use super::insert::RivalWatch;
+use super::read::Lookup;
+use super::sink::CheckOnly;
+use super::{check_key, now_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
+use crate::engine::checksum;
+use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
+use crate::engine::error::Error;
+use crate::engine::index::{make_word, word_offset, OFFSET_PERIOD};
+use crate::engine::ring;
+use crate::engine::stats::Counter;
+
+/// A write gives up after this many lost races on one key (the caller then reports failure).
+pub(super) const MAX_ATTEMPTS: u32 = 10_000;
+
+/// Every slot of the index is swept once per this many bytes of writes, clearing words whose
+/// entries the ring has overwritten: a slot word stores its offset modulo OFFSET_PERIOD, so a
+/// dead word left alone would read as intact again once that many bytes had been written after
+/// its entry. The sweep of one slot may be missed twice (its writer killed) and the word still
+/// cleared in time: a word dies at most a ring's capacity after its entry was written, and is
+/// next swept at most a round and a lap after that.
+const SWEEP_ROUND_BYTES: u64 = 1 << 44;
+const _: () = assert!(3 * SWEEP_ROUND_BYTES + 3 * crate::engine::MAX_VALUES_MEMORY < OFFSET_PERIOD);
+
+/// What a write does when the key is (or is not) already live.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Set,
+    Add,
+    Replace,
+}
+
+/// A value ready to append: everything but the offset, generation and epoch.
+pub(super) struct Draft<'a> {
+    pub(super) ns: &'a Namespace,
+    pub(super) key: &'a [u8],
+    pub(super) kind: ValueKind,
+    pub(super) stored: &'a [u8],
+    pub(super) flags: u8,
+    pub(super) raw_len: u32,
+    pub(super) expires_at: u64,
+}
+
+impl Draft<'_> {
+    pub(super) fn entry_len(&self) -> u64 {
+        entry_len(self.ns.name.len() + self.key.len(), self.stored.len())
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Appended {
+    offset: u64,
+    generation: u64,
+    epoch: u64,
+}
+
+impl Cache {
+    pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Set)
+    }
+
+    /// Stores only if the key is not live; exactly one of many concurrent adders wins.
+    pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Add)
+    }
+
+    /// Stores only if the key is live.
+    pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Replace)
+    }
+
+    pub(super) fn expiry(ttl: i64) -> u64 {
+        match ttl {
+            0 => 0,
+            // A TTL in the past stores an entry that is already dead, so add/replace keep their
+            // meaning and nothing becomes visible.
+            t if t < 0 => 1,
+            t => now_secs().saturating_add(t as u64),
+        }
+    }
+
+    pub(super) fn store(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: Mode) -> Result<bool, Error> {
+        check_key(key)?;
+        let max_value = self.max_value_len(ns.name.len() + key.len());
+        if value.len() > u32::MAX as usize {
+            return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
+        }
+        let store_as = |stored: &[u8], flags: u8| {
+            if stored.len() > max_value {
+                return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
+            }
+            let draft = Draft {
+                ns,
+                key,
+                kind,
+                stored,
+                flags,
+                raw_len: value.len() as u32,
+                expires_at: Self::expiry(ttl),
+            };
+            self.store_draft(&draft, mode)
+        };
+        if !self.worth_compressing(value) {
+            return store_as(value, 0);
+        }
+        with_buffer(&COMPRESS_BUF, |compress_buf| {
+            let (stored, flags) = self.maybe_compress(value, compress_buf);
+            store_as(stored, flags)
+        })
+    }
+
+    pub(super) fn store_draft(&self, d: &Draft<'_>, mode: Mode) -> Result<bool, Error> {
+        let probe = self.probe(d.ns, d.key);
+        // The entry will most likely go where the tail is now (unless another process appends
+        // first): start loading those lines while the lookup below waits for its bucket, so
+        // the writes into the ring find them in cache instead of stalling the atomics after.
+        let tail_pos = self.ring_size.pos(self.tail());
+        self.prefetch_ring(tail_pos, d.entry_len().min(4096));
+        let mut appended: Option<Appended> = None;
+        let mut rival = RivalWatch::default();
+        for _ in 0..MAX_ATTEMPTS {
+            // A plain set only needs the slot that holds the key; add/replace decide on liveness,
+            // so they validate the current entry fully.
+            let lookup = if mode == Mode::Set {
+                self.find_key(&probe, d.ns, d.key)
+            } else {
+                self.find_full(&probe, d.ns, d.key, &mut CheckOnly)
+            };
+            let live = match &lookup {
+                Lookup::Present { header, damaged, .. } => {
+                    !damaged && self.liveness(header, self.read_generation(d.ns)) == Liveness::Live
+                }
+                Lookup::Absent => false,
+            };
+            match mode {
+                Mode::Add if live => return Ok(false),
+                Mode::Replace if !live => return Ok(false),
+                _ => {}
+            }
+            let generation = self.write_generation(d.ns);
+            let epoch = self.epoch();
+            let offset = match appended {
+                Some(a) if a.generation == generation && a.epoch == epoch && self.still_fresh(a.offset) => a.offset,
+                _ => {
+                    let Some(offset) = self.append(d, probe.hash, generation, epoch) else { continue };
+                    appended = Some(Appended { offset, generation, epoch });
+                    offset
+                }
+            };
+            let word = make_word(probe.tag, offset, d.entry_len());
+            let published = match lookup {
+                Lookup::Present { slot, word: old, .. } => self.index()[slot]
+                    .compare_exchange(old, word, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok(),
+                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival),
+            };
+            if published {
+                self.bump(Counter::Sets);
+                return Ok(true);
+            }
+            self.bump(Counter::CasRetries);
+        }
+        Err(Error::Contended)
+    }
+
+    /// An appended entry may be published only while it is far from being recycled.
+    pub(super) fn still_fresh(&self, offset: u64) -> bool {
+        ring::is_intact(self.tail() + self.max_entry_len, offset, self.capacity)
+    }
+
+    /// Appends an entry; None when the ring lapped our reservation before we could write it (a
+    /// writer descheduled for a whole lap): then nothing is written and the caller retries.
+    pub(super) fn append(&self, d: &Draft<'_>, key_hash: u64, generation: u64, epoch: u64) -> Option<u64> {
+        let key_len = d.ns.name.len() + d.key.len();
+        let total = d.entry_len();
+        let h = self.region.header();
+        let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.ring_size, total);
+        if new_lap {
+            self.bump(Counter::Recycles);
+            self.clear_dead_words(self.ring_size.split(offset + total).0);
+        }
+        let mut eh = EntryHeader {
+            offset,
+            checksum: 0,
+            ns_generation: generation,
+            expires_at: d.expires_at,
+            epoch,
+            stored_len: d.stored.len() as u32,
+            raw_len: d.raw_len,
+            key_len: key_len as u16,
+            ns_len: d.ns.name.len() as u16,
+            kind: d.kind.0,
+            flags: d.flags,
+            _pad: [0; 2],
+        };
+        // Hashed from our own copy of the value, never from the ring: a writer lapped while
+        // copying must not give the bytes it finds there a valid checksum.
+        eh.checksum = checksum_of(&eh, key_hash, checksum::value_hash(d.stored));
+        let ring = self.region.ring_ptr();
+        let pos = self.ring_size.pos(offset);
+        // A stalled writer must not scribble over newer entries that now own these bytes.
+        // The check leaves only the copy itself as a window; readers' checksums cover it.
+        if !ring::is_intact(self.tail(), offset, self.capacity) {
+            return None;
+        }
+        // [ordering: tail] The reservation that moved the tail past older entries must be
+        // visible before any byte of ours lands on theirs: a reader that copied one of our bytes
+        // then sees the moved tail in its re-check (unchanged_since_read, after its acquire
+        // fence) and drops the copy. Free on x86; a barrier on aarch64. Modelled in
+        // tests/loom_protocol.rs.
+        fence(Ordering::Release);
+        // Counted before the copy: an atomic add waits for every store before it, and the
+        // ring stores are the slow ones (the publishing CAS has to wait for them anyway).
+        h.stats.add(Counter::ValuesWrittenBytes, total);
+        if d.flags & FLAG_COMPRESSED != 0 {
+            self.bump(Counter::CompressedCount);
+        }
+        // Straight from the header, the namespace, the key and the value where they are: the
+        // checksum needs none of them side by side, so nothing is staged on the stack.
+        let ns_pos = pos + HEADER_LEN as u64;
+        let key_pos = ns_pos + d.ns.name.len() as u64;
+        let value_pos = key_pos + d.key.len() as u64;
+        // SAFETY: the reservation gave us [pos, pos + total) inside the ring (it never wraps)
+        // and header + namespace + key + value fit in total; nothing is published until the
+        // caller's CAS, so no reader trusts these bytes yet.
+        unsafe {
+            ring::copy_in(ring, pos, eh.as_bytes());
+            ring::copy_in(ring, ns_pos, &d.ns.name);
+            ring::copy_in(ring, key_pos, d.key);
+            ring::copy_in(ring, value_pos, d.stored);
+        }
+        Some(offset)
+    }
+
+    /// Run by the writer whose reservation started lap `lap` of the ring (exactly one
+    /// reservation crosses each lap's start): empties the dead words among that lap's share of
+    /// the index, slots `(lap mod laps_per_round) * share ..` and the next `share` (2 with the
+    /// default sizes), so that the whole index is swept once per SWEEP_ROUND_BYTES of writes.
+    /// Each word is cleared with a CAS from the value that was judged dead, so a word published
+    /// meanwhile is left alone, and a writer killed halfway leaves every slot either swept or as
+    /// it was. Out of line: it runs once per lap.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn clear_dead_words(&self, lap: u64) {
+        let index = self.index();
+        let slots = index.len() as u64;
+        let laps_per_round = (SWEEP_ROUND_BYTES / self.capacity).max(1);
+        let share = slots.div_ceil(laps_per_round);
+        let first = (lap % laps_per_round).saturating_mul(share).min(slots);
+        let end = first.saturating_add(share).min(slots);
+        for slot in &index[first as usize..end as usize] {
+            let word = slot.load(Ordering::Acquire);
+            if word == 0 {
+                continue;
+            }
+            // The tail after the word: read before, it could be older than a word published in
+            // between, which would then decode to an old offset and look dead.
+            let tail = self.tail();
+            if !ring::is_intact(tail, word_offset(word, tail), self.capacity) {
+                let _ = slot.compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed);
+            }
+        }
+    }
+
+}
