@@ -13,6 +13,12 @@
 # Each must give the same pages as without a drop-in, no PHP error, and transients that outlive
 # the request (kept in the database, as without a drop-in). With shared memory the pages are the
 # same too, and the drop-in reports an external cache.
+#
+# Then the page cache on the network: each site's pages are cached apart, and a purge stays within
+# its site. An edit of a post on one site purges that post's page and its archives there, a
+# whole-site change (the tagline) purges every page of that site; the other site's pages stay
+# cached. Each change is made from a command-line script (relayed to the web server), on the main
+# site and, through switch_to_blog(), on the second site as network tools do.
 # Prints PASS/FAIL per check and ends with "N passed, N failed".
 here=$(cd "$(dirname "$0")/.." && pwd)
 export WP_STACK_MULTISITE=1
@@ -22,10 +28,20 @@ export WP_PORT=${MS_PORT:-8098}
 source "$here/scripts/wp-stack.sh"
 
 WORK=$(mktemp -d)
-trap 'wp_stack_disable off; wp_stack_stop >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+PC_RESTORE=
+cleanup() {
+  set +e
+  [ -z "$PC_RESTORE" ] || wp_stack_eval "$PC_RESTORE" >/dev/null 2>&1
+  wp_stack_pagecache off >/dev/null 2>&1
+  wp_stack_disable off
+  wp_stack_stop >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
 
 build_release
 wp_stack_disable off
+wp_stack_pagecache off
 WP_STACK_SHMCACHE=1 wp_stack_start
 
 PAGES=(/ /second/ /feed/ /second/feed/)
@@ -181,6 +197,108 @@ check "multisite, CLI without a region: WordPress loads, transients persist" \
 check "multisite, CLI with a region: the drop-in is persistent and reports an external cache" \
   cli_check region 1 -d extension="$SO" -d shmcache.enable_cli=1
 check "multisite, CLI: no PHP errors in the debug log" clean_logs
+
+# ------------------------------------------------------------------------------- page cache
+log "page cache: purges stay within their site"
+WP_STACK_SHMCACHE=1 wp_stack_start
+wp_stack_dropin on
+wp_stack_pagecache on # also empties the FPM cache
+log_mark
+PC_TOKEN="ms$RANDOM$RANDOM"
+# site_eval PATH PHP: PHP in the CLI with the site at PATH loaded as a request for PATH would load
+# it (not through switch_to_blog(), whose links keep the main site's permalink front).
+site_eval() {
+  WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 \
+    -r '$_SERVER["REQUEST_URI"] = $argv[1]; require $argv[2]; eval($argv[3]);' "$1" "$WP_STACK_BOOTSTRAP" "$2"
+}
+# For each site: its second post (edited), its first post (unrelated to that edit), its home
+# and feed, the category and year archive of the edited post; the titles and taglines to restore.
+PC_URLS=$(for site_path in / /second/; do site_eval "$site_path" '
+  $posts = get_posts(["numberposts" => 2, "orderby" => "ID", "order" => "ASC", "s" => "of site"]);
+  $edited = $posts[1];
+  echo get_current_blog_id(), " ", $edited->ID, " ";
+  foreach ([get_permalink($posts[0]), get_permalink($edited), home_url("/"), get_feed_link(), get_category_link(get_the_category($edited->ID)[0]),
+    get_year_link(gmdate("Y", strtotime($edited->post_date)))] as $u) {
+    echo wp_make_link_relative($u), " ";
+  }
+  echo base64_encode($edited->post_title), " ", base64_encode(get_option("blogdescription")), "\n";'; done)
+declare -A PC_BLOG PC_POST PC_PATHS
+PC_RESTORE=
+n=0
+while read -r blog post other edited home feed cat year title tagline; do
+  n=$((n + 1))
+  PC_BLOG[$n]=$blog PC_POST[$n]=$post
+  PC_PATHS[$n]="other=$other edited=$edited home=$home feed=$feed cat=$cat year=$year"
+  PC_RESTORE+="switch_to_blog($blog); wp_update_post(['ID' => $post, 'post_title' => base64_decode('$title')]); update_option('blogdescription', base64_decode('$tagline')); restore_current_blog(); "
+done <<<"$PC_URLS"
+
+# pc_fetch_all PHASE: every page of both sites, to $WORK/PHASE-SITE-NAME
+pc_fetch_all() {
+  local site pair
+  for site in 1 2; do
+    for pair in ${PC_PATHS[$site]}; do fetch "$1-$site-${pair%%=*}" "${pair#*=}"; done
+  done
+}
+# pc_expect PHASE SITE X-CACHE NAME...: those pages of that site answered 200 with that X-Cache
+pc_expect() {
+  local phase=$1 site=$2 want=$3 name got ok=0
+  shift 3
+  for name in "$@"; do
+    got="$(cat "$WORK/$phase-$site-$name.status") $(header_of "$phase-$site-$name" X-Cache)"
+    if [ "$got" != "200 $want" ]; then
+      echo "  site $site $name (${PC_PATHS[$site]}): $got, expected 200 $want ($(header_of "$phase-$site-$name" X-Cache-Reason))"
+      ok=1
+    fi
+  done
+  return $ok
+}
+pc_has() { grep -qF -- "$3" "$WORK/$1-$2.body" || { echo "  $1-$2: body lacks '$3'"; return 1; }; }
+ALL_PAGES=(other edited home feed cat year)
+ARCHIVES=(edited home feed cat year)
+
+pc_setup_ok() { [ "$n" = 2 ] && [ "${PC_BLOG[1]}" != "${PC_BLOG[2]}" ] || { echo "  sites read: $n"; return 1; }; }
+check "multisite page cache: both sites' test pages found" pc_setup_ok
+pc_fetch_all warm1
+pc_fetch_all warm2
+pc_warm() { pc_expect warm1 1 MISS "${ALL_PAGES[@]}" && pc_expect warm1 2 MISS "${ALL_PAGES[@]}" && pc_expect warm2 1 HIT "${ALL_PAGES[@]}" && pc_expect warm2 2 HIT "${ALL_PAGES[@]}"; }
+check "multisite page cache: the pages of both sites are cached (MISS, then HIT)" pc_warm
+
+# pc_change NAME PHP: PHP runs in the CLI (main site loaded), then every page is fetched again
+pc_change() {
+  wp_stack_eval "$2" || echo "  (the change failed)"
+  pc_fetch_all "$1"
+}
+
+pc_change edit1 "wp_update_post(['ID' => ${PC_POST[1]}, 'post_title' => 'Site one edit $PC_TOKEN']);"
+pc_edit_main() {
+  pc_expect edit1 1 MISS "${ARCHIVES[@]}" && pc_has edit1 1-edited "Site one edit $PC_TOKEN" && pc_has edit1 1-home "Site one edit $PC_TOKEN" &&
+    pc_expect edit1 1 HIT other && pc_expect edit1 2 HIT "${ALL_PAGES[@]}"
+}
+check "multisite page cache: a post edit on the main site purges its page, home, feed and archives there; the second site stays HIT" pc_edit_main
+
+pc_change tag1 "update_option('blogdescription', 'Main tagline $PC_TOKEN');"
+pc_site_main() { pc_expect tag1 1 MISS "${ALL_PAGES[@]}" && pc_has tag1 1-feed "Main tagline $PC_TOKEN" && pc_expect tag1 2 HIT "${ALL_PAGES[@]}"; }
+check "multisite page cache: a whole-site purge of the main site (tagline) leaves the second site HIT" pc_site_main
+
+pc_change edit2 "switch_to_blog(${PC_BLOG[2]}); wp_update_post(['ID' => ${PC_POST[2]}, 'post_title' => 'Site two edit $PC_TOKEN']); restore_current_blog();"
+pc_edit_second() {
+  pc_expect edit2 2 MISS "${ARCHIVES[@]}" && pc_has edit2 2-edited "Site two edit $PC_TOKEN" && pc_has edit2 2-home "Site two edit $PC_TOKEN" &&
+    pc_expect edit2 2 HIT other && pc_expect edit2 1 HIT "${ALL_PAGES[@]}"
+}
+check "multisite page cache: a post edit on the second site (switch_to_blog) purges its pages there; the main site stays HIT" pc_edit_second
+
+pc_change tag2 "switch_to_blog(${PC_BLOG[2]}); update_option('blogdescription', 'Second tagline $PC_TOKEN'); restore_current_blog();"
+pc_site_second() { pc_expect tag2 2 MISS "${ALL_PAGES[@]}" && pc_has tag2 2-feed "Second tagline $PC_TOKEN" && pc_expect tag2 1 HIT "${ALL_PAGES[@]}"; }
+check "multisite page cache: a whole-site purge of the second site (switch_to_blog) purges all of it and leaves the main site HIT" pc_site_second
+
+# Both in one script: a whole-site change of the second site, a post edit on the main site.
+pc_change both "switch_to_blog(${PC_BLOG[2]}); update_option('blogdescription', 'Both tagline $PC_TOKEN'); restore_current_blog(); wp_update_post(['ID' => ${PC_POST[1]}, 'post_title' => 'Both edit $PC_TOKEN']);"
+pc_both() {
+  pc_expect both 2 MISS "${ALL_PAGES[@]}" && pc_has both 2-feed "Both tagline $PC_TOKEN" &&
+    pc_expect both 1 MISS "${ARCHIVES[@]}" && pc_has both 1-home "Both edit $PC_TOKEN" && pc_expect both 1 HIT other
+}
+check "multisite page cache: one script changing both sites purges each as its change asks (second: all, main: the post's pages)" pc_both
+check "multisite page cache: no PHP errors in the logs" clean_logs
 
 echo
 echo "$passed passed, $failed failed"

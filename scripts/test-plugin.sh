@@ -16,7 +16,9 @@
 #   - PHP-FPM restarted with a 128-slot key table: the verdict is critical and names
 #     shmcache.keys_memory_size; then PHP-FPM is restarted as before;
 #   - PHPUnit: wordpress/tests/PluginTest.php (counted test by test);
-#   - deactivation removes the drop-in; scripts/build-plugin.sh ships the drop-in in the zip.
+#   - deactivation removes the drop-in; scripts/build-plugin.sh ships the drop-in in the zip;
+#   - every SHMCACHE_* constant of the drop-ins and the plugin is named in docs/object-cache.md or
+#     docs/page-cache.md and in the plugin's readme.txt.
 # PLUGIN_SCREENSHOT=/path/x.png also saves headless-chromium pictures of the admin screen
 # (x-good.png, x-critical.png) when chromium is installed.
 # Leaves the harness as it found it: the drop-in's state, the plugin's link in wp-content/plugins
@@ -355,6 +357,19 @@ build_ships_dropin() {
     { echo "  the zip lacks the plugin or its drop-in"; unzip -l "$zip"; return 1; }
 }
 check "scripts/build-plugin.sh ships the drop-in inside the plugin zip" build_ships_dropin
+
+# Every constant the drop-ins and the plugin read or define (SHMCACHE_*, WP_CACHE_KEY_SALT) is
+# named in the docs (object-cache.md or page-cache.md) and in the plugin's readme.
+constants_documented() {
+  local c missing=0
+  for c in $(grep -ohE '\b(SHMCACHE_[A-Z_]+|WP_CACHE_KEY_SALT)\b' "$ROOT/wordpress/object-cache.php" "$ROOT/wordpress/advanced-cache.php" \
+    "$ROOT"/wordpress/shmcache-plugin/*.php "$ROOT"/wordpress/shmcache-plugin/includes/*.php | sort -u); do
+    grep -qw -- "$c" "$ROOT/docs/object-cache.md" "$ROOT/docs/page-cache.md" || { echo "  $c: not in docs/object-cache.md or docs/page-cache.md"; missing=1; }
+    grep -qw -- "$c" "$ROOT/wordpress/shmcache-plugin/readme.txt" || { echo "  $c: not in the plugin's readme.txt"; missing=1; }
+  done
+  return $missing
+}
+check "every SHMCACHE_* constant of the drop-ins and the plugin is documented (docs and readme.txt)" constants_documented
 
 echo "  ($((SECONDS - T0)) s after the stack was up)"
 echo

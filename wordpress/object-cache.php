@@ -445,19 +445,30 @@ class WP_Object_Cache {
 
 	public function set( $key, $data, $group = 'default', $expire = 0 ) {
 		$this->calls++;
-		if ( ! $this->is_valid_key( $key ) ) {
-			return false;
+		// The common case (a valid key, a value shared memory takes) runs inline, without the
+		// helper calls the other writes make (is_valid_key(), stored_key(), copy(), persists(),
+		// space(), remember()): sets are frequent enough on a page for each call to count.
+		if ( ! is_int( $key ) && ( ! is_string( $key ) || '' === trim( $key ) ) ) {
+			return $this->is_valid_key( $key ); // false, with core's notice
 		}
 		if ( empty( $group ) ) {
 			$group = 'default';
 		}
-		$id   = $this->stored_key( $key, $group );
-		$data = self::copy( $data );
-		if ( $this->persists( $group ) ) {
-			// store(), inline: sets are frequent enough for a call to count.
-			$space = $this->space( $group );
+		$id = ( $this->multisite && ! isset( $this->global_groups[ $group ] ) ) ? $this->blog_prefix . $key : (string) $key;
+		if ( isset( $id[4000] ) ) {
+			$id = $this->stored_key( $key, $group );
+		}
+		if ( is_object( $data ) ) {
+			$data = clone $data;
+		}
+		if ( $this->persistent && ! isset( $this->non_persistent_groups[ $group ] ) ) {
+			$space = $this->site->generation() === $this->site_generation && isset( $this->spaces[ $group ] ) ? $this->spaces[ $group ] : $this->space( $group );
+			$ttl   = $expire > 0 ? (int) $expire : 0;
+			if ( $this->max_ttl > 0 ) {
+				$ttl = $this->ttl( $ttl );
+			}
 			try {
-				$stored = @$space->set( $id, $data, $this->max_ttl > 0 ? $this->ttl( $expire ) : ( $expire > 0 ? (int) $expire : 0 ) );
+				$stored = @$space->set( $id, $data, $ttl );
 			} catch ( \Throwable $e ) {
 				$stored = false;
 				$this->refuse( $id, $group, $e->getMessage() );
@@ -469,7 +480,7 @@ class WP_Object_Cache {
 				$space->delete( $id );
 			}
 		}
-		$this->remember( $id, $group, $data );
+		$this->cache[ $group ][ $id ] = $data;
 		return true;
 	}
 

@@ -675,6 +675,27 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertFalse( $this->next_request()->get( str_repeat( 'k', 9999 ) ) );
 	}
 
+	/** Keys near the length above which keys are stored hashed: set() and the next request's get() agree. */
+	public function test_keys_around_the_hashing_length_are_found_by_the_next_request() {
+		foreach ( array( 3999, 4000, 4001 ) as $length ) {
+			$key = str_repeat( 'b', $length );
+			$this->assertTrue( wp_cache_set( $key, "len $length", 'edge' ) );
+			$this->assertSame( "len $length", $this->next_request()->get( $key, 'edge' ), "key of $length bytes" );
+		}
+		// On multisite the blog prefix counts towards the length.
+		$on_blog_2 = function () {
+			$cache = $this->next_request();
+			Closure::bind( function () { $this->multisite = true; }, $cache, WP_Object_Cache::class )();
+			$cache->switch_to_blog( 2 );
+			return $cache;
+		};
+		foreach ( array( 3997, 3998, 3999 ) as $length ) {
+			$key = str_repeat( 'm', $length );
+			$this->assertTrue( $on_blog_2()->set( $key, "blog 2, len $length", 'edge' ) );
+			$this->assertSame( "blog 2, len $length", $on_blog_2()->get( $key, 'edge' ), "key of $length bytes on blog 2" );
+		}
+	}
+
 	public function test_expiry_is_applied_in_shared_memory() {
 		wp_cache_set( 'ttl', 'v', '', 1 );
 		sleep( 2 );

@@ -85,48 +85,84 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	}
 
 	// ----------------------------------------------------------------------- purge queue
+	// Pending purges are kept per site (blog id): a change made under switch_to_blog() purges the
+	// site it was made on, even though the request ends on another one.
 
-	/** Reasons of the whole-site purge this request will do at its end. */
+	/** The site a change made now belongs to: the current blog (switch_to_blog() included). */
+	function shmcache_page_cache_queue_scope() {
+		$scope = shmcache_pc_current_scope();
+		return null === $scope ? 1 : (int) $scope;
+	}
+
+	/**
+	 * Reasons of the whole-site purges this request will do at its end, every site's.
+	 *
+	 * @return string[]
+	 */
 	function shmcache_page_cache_pending() {
+		$out = array();
+		foreach ( shmcache_page_cache_pending_by_site() as $reasons ) {
+			$out = array_merge( $out, $reasons );
+		}
+		return $out;
+	}
+
+	/** @return array<int, string[]> blog id => reasons of its whole-site purge */
+	function shmcache_page_cache_pending_by_site() {
 		return isset( $GLOBALS['shmcache_page_cache_pending'] ) && is_array( $GLOBALS['shmcache_page_cache_pending'] ) ? $GLOBALS['shmcache_page_cache_pending'] : array();
 	}
 
 	/**
-	 * The URLs this request will purge at its end (when no whole-site purge is pending), with the
-	 * reason of each.
+	 * The URLs this request will purge at its end (those of sites with no whole-site purge
+	 * pending), with the reason of each.
 	 *
 	 * @return array<string, string> url => reason
 	 */
 	function shmcache_page_cache_pending_urls() {
+		$out = array();
+		foreach ( shmcache_page_cache_pending_urls_by_site() as $urls ) {
+			$out += $urls;
+		}
+		return $out;
+	}
+
+	/** @return array<int, array<string, string>> blog id => (url => reason) */
+	function shmcache_page_cache_pending_urls_by_site() {
 		return isset( $GLOBALS['shmcache_page_cache_pending_urls'] ) && is_array( $GLOBALS['shmcache_page_cache_pending_urls'] ) ? $GLOBALS['shmcache_page_cache_pending_urls'] : array();
 	}
 
 	/** Asks for a purge of some URLs (with their groups) at the end of this request. */
 	function shmcache_page_cache_queue_purge_urls( array $urls, $reason ) {
-		$pending = shmcache_page_cache_pending_urls();
+		$scope   = shmcache_page_cache_queue_scope();
+		$by_site = shmcache_page_cache_pending_urls_by_site();
+		$pending = isset( $by_site[ $scope ] ) ? $by_site[ $scope ] : array();
 		foreach ( $urls as $url ) {
 			if ( is_string( $url ) && '' !== $url && ! isset( $pending[ $url ] ) ) {
 				$pending[ $url ] = (string) $reason;
 			}
 		}
-		$GLOBALS['shmcache_page_cache_pending_urls'] = $pending;
+		$by_site[ $scope ]                           = $pending;
+		$GLOBALS['shmcache_page_cache_pending_urls'] = $by_site;
 		if ( ! empty( $GLOBALS['shmcache_page_cache_shutdown_done'] ) ) {
 			shmcache_page_cache_run_pending();
 		}
 	}
 
 	/**
-	 * Asks for a purge of the page cache at the end of this request (once, whatever the number
-	 * of changes). After 'shutdown' has run it purges at once.
+	 * Asks for a purge of the current site's pages at the end of this request (once, whatever
+	 * the number of changes). After 'shutdown' has run it purges at once.
 	 */
 	function shmcache_page_cache_queue_purge( $reason ) {
-		$pending = shmcache_page_cache_pending();
+		$scope   = shmcache_page_cache_queue_scope();
+		$by_site = shmcache_page_cache_pending_by_site();
+		$pending = isset( $by_site[ $scope ] ) ? $by_site[ $scope ] : array();
 		if ( count( $pending ) < 20 && ! in_array( (string) $reason, $pending, true ) ) {
 			$pending[] = (string) $reason;
 		} elseif ( empty( $pending ) ) {
 			$pending[] = (string) $reason;
 		}
-		$GLOBALS['shmcache_page_cache_pending'] = $pending;
+		$by_site[ $scope ]                      = $pending;
+		$GLOBALS['shmcache_page_cache_pending'] = $by_site;
 		if ( ! empty( $GLOBALS['shmcache_page_cache_shutdown_done'] ) ) {
 			shmcache_page_cache_run_pending();
 		}
@@ -139,50 +175,77 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	}
 
 	/**
-	 * Does the pending purge: here (this process's shared memory), and from the CLI also in the
-	 * web server (relay).
+	 * Does the pending purges: here (this process's shared memory), and from the CLI also in the
+	 * web server (relay). Each site with a whole-site change gets its own O(1) purge; the URLs of
+	 * the other sites are purged together, by group.
 	 *
 	 * @return bool Whether there was anything to purge.
 	 */
 	function shmcache_page_cache_run_pending() {
-		$reasons = shmcache_page_cache_pending();
-		$urls    = shmcache_page_cache_pending_urls();
+		$whole = shmcache_page_cache_pending_by_site();
+		$urls  = shmcache_page_cache_pending_urls_by_site();
 		$GLOBALS['shmcache_page_cache_pending']      = array();
 		$GLOBALS['shmcache_page_cache_pending_urls'] = array();
-		if ( empty( $reasons ) && empty( $urls ) ) {
+		if ( empty( $whole ) && empty( $urls ) ) {
 			return false;
 		}
-		$groups = null; // null = the whole site
-		if ( empty( $reasons ) ) {
-			$groups  = array_values( array_unique( array_filter( array_map( 'shmcache_pc_url_group', array_keys( $urls ) ) ) ) );
-			$reasons = array_values( array_unique( $urls ) );
-			if ( count( $groups ) > 500 ) {
-				$groups = null; // a bulk edit of many posts: one O(1) purge instead
+		$groups      = array();
+		$url_reasons = array();
+		$purged_urls = array();
+		foreach ( $urls as $scope => $site_urls ) {
+			if ( isset( $whole[ $scope ] ) ) {
+				continue; // that site's pages all go
 			}
+			$site_groups = array_values( array_unique( array_filter( array_map( 'shmcache_pc_url_group', array_keys( $site_urls ) ) ) ) );
+			if ( count( $site_groups ) > 500 ) {
+				$whole[ $scope ] = array_values( array_unique( $site_urls ) ); // a bulk edit of many posts: one O(1) purge instead
+				continue;
+			}
+			$groups      = array_merge( $groups, $site_groups );
+			$url_reasons = array_merge( $url_reasons, array_values( $site_urls ) );
+			$purged_urls = array_merge( $purged_urls, array_keys( $site_urls ) );
 		}
+		foreach ( $whole as $scope => $reasons ) {
+			shmcache_page_cache_do_purge( array_values( array_unique( $reasons ) ), null, array(), (int) $scope );
+		}
+		if ( ! empty( $groups ) ) {
+			shmcache_page_cache_do_purge( array_values( array_unique( $url_reasons ) ), array_values( array_unique( $groups ) ), $purged_urls, null );
+		}
+		return true;
+	}
+
+	/**
+	 * One purge: a whole site (groups null, scope its blog id) or some groups.
+	 *
+	 * @param string[]      $reasons
+	 * @param string[]|null $groups
+	 * @param string[]      $urls    The URLs behind the groups.
+	 * @param int|null      $scope
+	 */
+	function shmcache_page_cache_do_purge( array $reasons, $groups, array $urls, $scope ) {
 		$reason = implode( '; ', array_slice( $reasons, 0, 20 ) );
 		/**
 		 * Fires before the page cache is purged.
 		 *
 		 * @param string[] $reasons The changes that caused it.
 		 * @param string[] $urls    The URLs purged (with their pagination and feeds), or an empty
-		 *                          array when the whole site is purged.
+		 *                          array when a whole site is purged.
+		 * @param int|null $site    The blog id whose pages are all purged, or null for URLs.
 		 */
-		do_action( 'shmcache_page_cache_purge', $reasons, null === $groups ? array() : array_keys( $urls ) );
+		do_action( 'shmcache_page_cache_purge', $reasons, null === $groups ? array() : $urls, $scope );
 		if ( shmcache_pc_available() ) {
 			if ( null === $groups ) {
-				shmcache_page_cache_purge_all( $reason );
+				shmcache_page_cache_purge_all( $reason, null, $scope );
 			} else {
 				shmcache_page_cache_purge_groups( $groups, $reason );
 			}
 		}
 		if ( shmcache_page_cache_should_relay( $reasons ) ) {
-			$result = shmcache_page_cache_relay( $reason, $groups );
+			$result = shmcache_page_cache_relay( $reason, $groups, $scope );
 			if ( is_wp_error( $result ) ) {
 				shmcache_page_cache_cli_warning( 'the page cache of the web server was not purged: ' . $result->get_error_message() . ' Flush it from Tools → shmcache.' );
 			}
 		}
-		return true;
 	}
 
 	/** Whether purges of this process must be sent to the web server. */
@@ -217,7 +280,7 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	 *
 	 * @return true|WP_Error
 	 */
-	function shmcache_page_cache_relay( $reason, $groups = null ) {
+	function shmcache_page_cache_relay( $reason, $groups = null, $scope = null ) {
 		$secret = shmcache_pc_relay_secret();
 		if ( '' === $secret ) {
 			return new WP_Error( 'shmcache_relay', 'wp-config.php has no secret keys to sign the request with.' );
@@ -231,7 +294,7 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 				'site'   => shmcache_pc_site_salt(),
 				'object' => (bool) $config['relay_object_cache'],
 				'reason' => substr( (string) $reason, 0, 200 ),
-				'scope'  => function_exists( 'get_current_blog_id' ) ? get_current_blog_id() : 1,
+				'scope'  => null !== $scope ? (int) $scope : shmcache_page_cache_queue_scope(),
 			) + ( null === $groups ? array() : array( 'groups' => array_values( $groups ) ) )
 		);
 		// PHP's own HTTP stream, not the WordPress HTTP API: WordPress 6.1's Requests library
@@ -290,6 +353,32 @@ if ( ! function_exists( 'shmcache_page_cache_admin_section' ) ) {
 	 * @return string[] URLs
 	 */
 	function shmcache_page_cache_post_urls( WP_Post $post, array $extra_term_ids = array() ) {
+		global $wp_rewrite;
+		if ( ! function_exists( 'ms_is_switched' ) || ! ms_is_switched() || ! $wp_rewrite instanceof WP_Rewrite ) {
+			return shmcache_page_cache_post_urls_of_current_site( $post, $extra_term_ids );
+		}
+		// Under switch_to_blog() WordPress keeps the permalink settings of the site it started on
+		// (the main site's "/blog/" front on a subdirectory network): the archive links would
+		// point at pages that do not exist. Build them with the switched site's own settings.
+		$saved = $wp_rewrite;
+		$site  = clone $saved;
+		$site->init();
+		foreach ( $site->extra_permastructs as $name => $args ) {
+			$struct = isset( $args['struct'] ) ? (string) $args['struct'] : '';
+			if ( ! empty( $args['with_front'] ) && '' !== $saved->front && 0 === strpos( $struct, $saved->front ) ) {
+				$site->extra_permastructs[ $name ]['struct'] = $site->front . substr( $struct, strlen( $saved->front ) );
+			}
+		}
+		$wp_rewrite = $site; // phpcs:ignore WordPress.WP.GlobalVariablesOverride -- restored below
+		try {
+			return shmcache_page_cache_post_urls_of_current_site( $post, $extra_term_ids );
+		} finally {
+			$wp_rewrite = $saved; // phpcs:ignore WordPress.WP.GlobalVariablesOverride
+		}
+	}
+
+	/** shmcache_page_cache_post_urls() with the permalink settings as they are. */
+	function shmcache_page_cache_post_urls_of_current_site( WP_Post $post, array $extra_term_ids = array() ) {
 		$urls = array( get_permalink( $post ), home_url( '/' ), get_feed_link( 'comments_rss2' ), home_url( '/wp-sitemap.xml' ) );
 		$page_for_posts = (int) get_option( 'page_for_posts' );
 		if ( $page_for_posts > 0 ) {
