@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Instructions a whole WordPress page costs, counted by callgrind, with each object-cache drop-in
+# given and with none: repeatable on a busy machine where requests/s is mostly noise. One CLI
+# process renders the page (bench/wp-render.php: WordPress's front end, as index.php runs it),
+# with shmcache on a named region that every process of the run shares (so the object cache is
+# warm, as in PHP-FPM) and OPcache's file cache (so no process compiles the scripts again); three
+# renders warm both, then one is counted. The count covers the whole process: PHP start-up,
+# WordPress's bootstrap, the query, the theme and the object cache.
+#   bash bench/wp-instructions.sh [DROPIN.php...]     (default: wordpress/object-cache.php)
+# e.g. the drop-in before and after a change:
+#   git show 0adefe3:wordpress/object-cache.php >/tmp/before.php
+#   bash bench/wp-instructions.sh /tmp/before.php wordpress/object-cache.php
+# Runs on its own stack (own address, port and directory), like bench/wordpress.sh.
+export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095} WP_STACK_PRODUCTION=1
+export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
+source "$(dirname "$0")/../scripts/wp-stack.sh"
+apt_need valgrind
+[ $# -gt 0 ] || set -- "$ROOT/wordpress/object-cache.php"
+WORK=$(mktemp -d)
+OUR_DROPIN="$WP_STACK_DROPIN_SRC"
+trap 'WP_STACK_DROPIN_SRC=$OUR_DROPIN; wp_stack_dropin off; wp_stack_stop >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+wp_stack_start >&2
+single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
+
+# render REGION PATH [valgrind...]: one page in a fresh process; its stderr line (queries, cache)
+render() {
+  local region=$1 path=$2
+  shift 2
+  WP_STACK_HOST="$WP_STACK_HOST" "$@" php -d extension="$SO" -d shmcache.region="$region" -d opcache.enable_cli=1 \
+    -d opcache.file_cache="$WORK/opcache" -d opcache.file_cache_only=1 "$ROOT/bench/wp-render.php" "$path"
+}
+count() { # count REGION PATH -> instructions of one render
+  render "$1" "$2" valgrind --tool=callgrind --callgrind-out-file=/dev/null 2>&1 | sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+}
+
+echo "| object cache | front page: instructions | SQL queries | single post: instructions | SQL queries |"
+echo "|---|---:|---:|---:|---:|"
+i=0
+for dropin in none "$@"; do
+  i=$((i + 1))
+  if [ "$dropin" = none ]; then
+    wp_stack_dropin off >&2
+  else
+    WP_STACK_DROPIN_SRC=$(readlink -f "$dropin") wp_stack_dropin on >&2
+  fi
+  mkdir -p "$WORK/opcache"
+  region="$WORK/region-$i" # a new, empty cache for each drop-in
+  row="| $dropin |"
+  for path in / "$single"; do
+    for _ in 1 2 3; do render "$region" "$path" 2>"$WORK/last" >/dev/null; done
+    row+=" $(count "$region" "$path") | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
+  done
+  echo "$row"
+done
