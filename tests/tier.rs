@@ -104,6 +104,19 @@ fn a_write_on_one_server_is_read_by_the_next_request_on_the_other() {
 }
 
 #[test]
+fn an_absent_key_is_remembered_near_until_a_write_anywhere() {
+    let redis = Redis::start("absent");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert_eq!(request_get(&mut tb, &b, b"notoptions"), None);
+    let trips = tb.counters.round_trips;
+    assert_eq!(request_get(&mut tb, &b, b"notoptions"), None);
+    assert_eq!(tb.counters.round_trips, trips + 1, "only the request's sync: the absence was near");
+    assert!(request_set(&mut ta, &a, b"notoptions", b"now"));
+    assert_eq!(request_get(&mut tb, &b, b"notoptions").as_deref(), Some(&b"now"[..]));
+}
+
+#[test]
 fn add_has_one_winner_across_servers_and_integers_are_shared() {
     let redis = Redis::start("add");
     let (a, b) = (region(), region());

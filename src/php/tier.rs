@@ -16,6 +16,7 @@ use super::ini;
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 use crate::tier::{Tier, TierCounters, WriteMode};
 
+
 static ON: AtomicBool = AtomicBool::new(false);
 static TIER: Mutex<Option<Tier>> = Mutex::new(None);
 /// The configuration error of this process, reported once per request while it stands.
@@ -80,6 +81,10 @@ pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &
     // The near read fills PHP's memory, so it runs with the tier not borrowed.
     if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
         with(|t| t.count_near_hit());
+        if kind == crate::tier::ABSENT {
+            sink.discard();
+            return None;
+        }
         return Some(kind);
     }
     let mut copy = Vec::new();

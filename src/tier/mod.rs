@@ -27,6 +27,9 @@ const CLAIMED: &[u8] = b"claimed";
 const APPLIED: &[u8] = b"applied";
 const EPOCH: &[u8] = b"epoch";
 const GENERATION_PREFIX: &[u8] = b"gen:";
+/// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
+/// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
+pub const ABSENT: ValueKind = ValueKind(0xFE);
 
 #[derive(Clone, Debug)]
 pub struct TierConfig {
@@ -163,7 +166,11 @@ impl Tier {
         self.counters.near_misses += 1;
         let reply = self.call("get", ns, key, b"", b"")?;
         let (value, pttl, last) = match reply.as_slice() {
-            [Value::Nil, _, _] => return None,
+            [Value::Nil, _, last] => {
+                let last = stream_id(last)?;
+                self.fill(cache, ns, key, ABSENT, b"", 0, last);
+                return None;
+            }
             [v, Value::Int(pttl), last] => (bulk(v)?, *pttl, stream_id(last)?),
             _ => return self.protocol_error(),
         };
@@ -189,6 +196,10 @@ impl Tier {
         }
         if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
             self.count_near_hit();
+            if kind == ABSENT {
+                sink.discard();
+                return None;
+            }
             return Some(kind);
         }
         self.fetch(cache, ns, key, sink)
