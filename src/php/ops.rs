@@ -87,22 +87,31 @@ impl StackMessage {
 /// Reads one key into `out`, which must hold nothing that needs releasing (null); false on a
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
+#[inline]
 pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     if tier::on() {
-        let Some(cache) = cache() else { return Ok(false) };
-        let mut sink = ZvalSink::new();
-        let hit = tier::get_into(cache, ns, key, &mut sink);
-        tier::warn_pending();
-        return match hit {
-            Some(kind) => take_value(kind, &mut sink, out),
-            None => Ok(false),
-        };
+        return fetch_tiered_into(ns, key, out);
     }
     fetch_local_into(ns, key, out)
 }
 
+/// `fetch_into` in tiered mode: out of line, so the default path stays as it was.
+#[cold]
+#[inline(never)]
+fn fetch_tiered_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    let Some(cache) = cache() else { return Ok(false) };
+    let mut sink = ZvalSink::new();
+    let hit = tier::get_into(cache, ns, key, &mut sink);
+    tier::warn_pending();
+    match hit {
+        Some(kind) => take_value(kind, &mut sink, out),
+        None => Ok(false),
+    }
+}
+
 /// `fetch_into` from this region only, also in tiered mode (the apcu_* functions: APCu has
 /// no shared tier).
+#[inline(always)]
 pub(super) fn fetch_local_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
