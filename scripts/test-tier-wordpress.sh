@@ -9,7 +9,9 @@
 #  - a post read on both servers (cached near on both), then retitled from the CLI: the next
 #    page on every worker of B and of A shows the new title;
 #  - the site renamed from the CLI (an autoloaded option): B's pages show the new name;
-#  - the object cache served B's pages from its near copy (near hits), with few round trips.
+#  - the object cache served B's pages from its near copy (near hits); Redis round trips per
+#    warm page are printed (a figure, not a check);
+#  - Tools → shmcache shows the tier's counters.
 #
 # Ends with "N passed, N failed". Stops what it started (the stack's services too).
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.21}
@@ -118,5 +120,16 @@ for _ in 1 2 3 4 5 6; do
 done
 check "a renamed site shows its new name on every worker of B (stale pages: $stale)" test "$stale" -eq 0
 cli "update_option('blogname', 'shmcache WP Stack');" >/dev/null
+
+# Tools → shmcache (rendered in the CLI, which runs with the tier too) shows the tier's rows.
+screen=$(cli "wp_set_current_user(1);
+  if (!function_exists('shmcache_plugin_render_admin_page')) { require_once '$ROOT/wordpress/shmcache-plugin/shmcache.php'; }
+  require_once ABSPATH . 'wp-admin/includes/plugin.php';
+  shmcache_plugin_render_admin_page();")
+tier_rows=0
+for row in tier_redis tier_near_hit_rate tier_round_trips tier_invalidations_applied tier_untrusted_requests; do
+  case "$screen" in *"data-counter=\"$row\""*) tier_rows=$((tier_rows + 1)) ;; esac
+done
+check "Tools → shmcache shows the tier's counters ($tier_rows of 5 rows)" test "$tier_rows" -eq 5
 
 echo "$passed passed, $failed failed"
