@@ -374,25 +374,24 @@ impl Tier {
             self.reset_near(cache, Some((&redis_epoch, last.max(newest))));
             return Ok(());
         }
-        raise(cache, CLAIMED, newest);
-        // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its load
-        // of `claimed`. One of the two sees the other.
-        fence(Ordering::SeqCst);
-        for e in &parsed {
-            match &e.target {
-                Target::Key(ns, key) => {
-                    if let Ok(ns) = Namespace::new(ns) {
-                        let _ = cache.delete(&ns, key);
-                    }
-                }
-                Target::Namespace(ns) => {
-                    if let Ok(ns) = Namespace::new(ns) {
-                        cache.flush_namespace(&ns);
-                        let _ = cache.delete(&reserved(), &generation_key(&ns));
-                    }
-                }
-                Target::All => unreachable!("handled above"),
+        // A full flush by another worker while we delete wipes our `claimed` too (it is an entry
+        // of the region); a fill that then loaded a lower one could outlive our delete. So the
+        // deletes are repeated until `claimed` is seen to have held through them.
+        let mut held = false;
+        for _ in 0..4 {
+            raise(cache, CLAIMED, newest);
+            // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its
+            // load of `claimed`. One of the two sees the other.
+            fence(Ordering::SeqCst);
+            apply_entries(cache, &parsed);
+            fence(Ordering::SeqCst);
+            if read_int(cache, &reserved(), CLAIMED).is_some_and(|c| c as u64 >= newest) {
+                held = true;
+                break;
             }
+        }
+        if !held {
+            return Err("the region was flushed repeatedly while invalidations were applied".into());
         }
         raise(cache, APPLIED, newest);
         self.counters.invalidations_applied += parsed.len() as u64;
@@ -524,6 +523,26 @@ impl Tier {
         self.connection = None;
         self.fail("unexpected reply from the tier script".into());
         None
+    }
+}
+
+fn apply_entries(cache: &Cache, entries: &[Entry]) {
+    for e in entries {
+        match &e.target {
+            Target::Key(ns, key) => {
+                if let Ok(ns) = Namespace::new(ns) {
+                    let _ = cache.delete(&ns, key);
+                }
+            }
+            Target::Namespace(ns) => {
+                if let Ok(ns) = Namespace::new(ns) {
+                    cache.flush_namespace(&ns);
+                    let _ = cache.delete(&reserved(), &generation_key(&ns));
+                }
+            }
+            // Handled by the caller (a full flush).
+            Target::All => {}
+        }
     }
 }
 
