@@ -2,7 +2,7 @@
 # Tiered mode (shmcache.redis) end to end: one redis-server of this script's own (a unix socket
 # under target/) and two PHP-FPM masters standing for two web servers, each with its own
 # anonymous region. Master A has pool "a"; master B has pools "b", "bslow" and "bjit": the
-# workers of the last two share B's region but wait TIER_SLOW_MS (300) and TIER_JIT_MS (15)
+# workers of the last two share B's region but wait TIER_SLOW_MS (1000) and TIER_JIT_MS (15)
 # between reading Redis and filling the region (the test hook shmcache.test_hook_fill_delay),
 # which widens the fill-after-invalidation race (bslow for the forced race, bjit for the checker).
 # Requests go to the pools' FastCGI sockets (tests/fpm/tier-client.php).
@@ -37,7 +37,7 @@ chmod 0644 "$PUB/libshmcache.so" "$PUB/tier.php"
 export TIER_SCRIPT="$PUB/tier.php"
 CLIENT="$ROOT/tests/fpm/tier-client.php"
 REDIS_SOCK="$RUN/redis.sock"
-SLOW_MS=${TIER_SLOW_MS:-300}
+SLOW_MS=${TIER_SLOW_MS:-1000}
 JIT_MS=${TIER_JIT_MS:-15}
 CHECK_SECONDS=${TIER_CHECK_SECONDS:-30}
 MASTERS=()
@@ -163,7 +163,7 @@ expect "a full flush on A empties B" "$(field "$(req b 'op=get&k=f1')" found)" "
 req a "op=set&k=race&v=old" >/dev/null
 php -n "$CLIENT" req "$RUN/bslow.sock" "op=get&k=race" >"$RUN/slow.json" &
 slow=$!
-sleep "$(php -n -r "echo $SLOW_MS / 3000;")"
+sleep "$(php -n -r "echo $SLOW_MS / 5000;")"
 req a "op=set&k=race&v=new" >/dev/null
 # b applies the invalidation while the slow request has read "old" and not filled yet.
 applied=$(field "$(req b 'op=get&k=race')" value)

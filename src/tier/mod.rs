@@ -165,6 +165,9 @@ impl Tier {
     pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
         self.counters.near_misses += 1;
         let reply = self.call("get", ns, key, b"", b"")?;
+        if !self.config.test_fill_delay.is_zero() {
+            std::thread::sleep(self.config.test_fill_delay);
+        }
         let (value, pttl, last) = match reply.as_slice() {
             [Value::Nil, _, last] => {
                 let last = stream_id(last)?;
@@ -178,9 +181,6 @@ impl Tier {
         // Kept in the near copy no longer than Redis keeps it; a key about to expire is not.
         let ttl = if pttl < 0 { Some(0) } else if pttl >= 1000 { Some(pttl / 1000) } else { None };
         if let Some(ttl) = ttl {
-            if !self.config.test_fill_delay.is_zero() {
-                std::thread::sleep(self.config.test_fill_delay);
-            }
             self.fill(cache, ns, key, kind, &bytes, ttl, last);
         }
         let buf = sink.buffer(kind, bytes.len());

@@ -7,7 +7,8 @@
 //        randomized checker: CLIENTS processes do get/set/delete on 4 keys over the sockets
 //        for SECONDS, logging every call with its client-side start and end time; then every
 //        read is checked: a value is stale when another write (or delete) of its key started
-//        after the value's write returned and itself returned before the read was sent.
+//        after the value's write returned and itself returned before the read was sent; a miss
+//        is stale when a set returned before the read was sent and no delete can explain it.
 //        Prints "reads N stale N failed N writes N".
 $docroot = getenv('TIER_SCRIPT') ?: __DIR__ . '/tier.php';
 
@@ -145,7 +146,7 @@ switch ($argv[1]) {
 					continue;
 				}
 				if ($op === 'get') {
-					$reads[] = [$key, $what, (float) $t0];
+					$reads[] = [$key, $what, (float) $t0, (float) $t1];
 				} elseif ($what !== 'refused') {
 					$writes[$key][] = [$what, (float) $t0, (float) $t1];
 				}
@@ -160,8 +161,28 @@ switch ($argv[1]) {
 			}
 		}
 		$stale = 0;
-		foreach ($reads as [$key, $what, $start]) {
+		foreach ($reads as [$key, $what, $start, $end]) {
 			if ($what === 'miss') {
+				// A miss is stale when a set returned before the read was sent and no delete
+				// could come after that set and before the read (none ended after the set
+				// started and started before the read ended).
+				foreach ($writes[$key] ?? [] as $set) {
+					if ($set[0] === 'deleted' || $set[2] >= $start) {
+						continue;
+					}
+					$justified = false;
+					foreach ($writes[$key] as $d) {
+						if ($d[0] === 'deleted' && $d[2] > $set[1] && $d[1] < $end) {
+							$justified = true;
+							break;
+						}
+					}
+					if (!$justified) {
+						$stale++;
+						fprintf(STDERR, "stale miss of %s at %.6f: %s was written by [%.6f, %.6f]\n", $key, $start, $set[0], $set[1], $set[2]);
+						break;
+					}
+				}
 				continue;
 			}
 			$w = $byValue[$key][$what] ?? null;
