@@ -402,17 +402,18 @@ impl Tier {
     /// Empties the near copy. With `position`, the region then remembers Redis' epoch and that
     /// everything up to the stream's `last` id is applied.
     fn reset_near(&mut self, cache: &Cache, position: Option<(&[u8], u64)>) {
+        // `claimed` may already be above `last` (a local write claims its own entry): it never
+        // goes down. `applied` becomes `last` only: the flush covers the entries up to it, not
+        // the ones between `last` and a claim that another worker is still applying.
         let remembered = read_int(cache, &reserved(), CLAIMED).unwrap_or(0) as u64;
-        let last = position.map_or(remembered, |(_, last)| last.max(remembered));
+        let claim = position.map_or(0, |(_, last)| last).max(remembered);
         // Fills racing with the flush see `claimed` gone (flushed) or above them: they delete.
-        raise(cache, CLAIMED, last);
+        raise(cache, CLAIMED, claim);
         fence(Ordering::SeqCst);
         cache.flush_all();
-        raise(cache, CLAIMED, last);
-        if let Some((epoch, _)) = position {
+        raise(cache, CLAIMED, claim);
+        if let Some((epoch, last)) = position {
             let _ = cache.set(&reserved(), EPOCH, ValueKind(0), epoch, 0);
-        }
-        if position.is_some() {
             raise(cache, APPLIED, last);
         }
         self.counters.near_flushes += 1;
