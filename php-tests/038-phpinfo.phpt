@@ -33,7 +33,7 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(9) {
+array(18) {
   [0]=>
   string(20) "shmcache.apcu_compat"
   [1]=>
@@ -45,11 +45,29 @@ array(9) {
   [4]=>
   string(25) "shmcache.keys_memory_size"
   [5]=>
-  string(15) "shmcache.region"
+  string(14) "shmcache.redis"
   [6]=>
-  string(21) "shmcache.region_group"
+  string(30) "shmcache.redis_connect_timeout"
   [7]=>
-  string(20) "shmcache.region_user"
+  string(23) "shmcache.redis_database"
   [8]=>
+  string(24) "shmcache.redis_max_apply"
+  [9]=>
+  string(23) "shmcache.redis_password"
+  [10]=>
+  string(21) "shmcache.redis_prefix"
+  [11]=>
+  string(27) "shmcache.redis_read_timeout"
+  [12]=>
+  string(28) "shmcache.redis_stream_length"
+  [13]=>
+  string(15) "shmcache.region"
+  [14]=>
+  string(21) "shmcache.region_group"
+  [15]=>
+  string(20) "shmcache.region_user"
+  [16]=>
+  string(29) "shmcache.test_hook_fill_delay"
+  [17]=>
   string(27) "shmcache.values_memory_size"
 }

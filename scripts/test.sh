@@ -8,6 +8,8 @@ passed=0
 failed=0
 status=0
 
+# tests/tier.rs runs redis-server processes of its own (never the system one).
+apt_need redis-server redis-tools
 log "cargo tests (engine, no PHP)"
 cargo_log=$(mktemp)
 # Without the php feature the crate builds a library PHP can't load: keep it in its own target

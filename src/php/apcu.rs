@@ -153,7 +153,7 @@ fn fetch_one(key: &[u8], out: &mut Zval) -> PhpResult<bool> {
         return Ok(false);
     }
     let (ns, key) = locate(key);
-    ops::fetch_into(ns, key, out)
+    ops::fetch_local_into(ns, key, out)
 }
 
 fn exists_one(cache: &Cache, key: &[u8]) -> bool {

@@ -6,7 +6,7 @@ use ext_php_rs::types::ZendHashTable;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
-use super::{cache, codec, ini, named, VERSION};
+use super::{cache, codec, ini, named, tier, VERSION};
 use crate::engine::{Namespace, Stats, LAYOUT_VERSION, MAX_KEY_LEN};
 
 extern "C" {
@@ -74,7 +74,31 @@ pub fn info_array(ns: Option<&Namespace>) -> PhpResult<ZBox<ZendHashTable>> {
         }
         ht.insert("slots_used_estimated", stats.slots_used_estimated)?;
     }
+    if let Some((url, c, error)) = tier::status() {
+        ht.insert("tier_redis", url.as_str())?;
+        if let Some(error) = error {
+            ht.insert("tier_error", error.as_str())?;
+        }
+        for (name, v) in tier_counters(&c) {
+            ht.insert(name, v as i64)?;
+        }
+    }
     Ok(ht)
+}
+
+/// This worker's tier counters (each worker has its own connection and counts its own).
+fn tier_counters(c: &crate::tier::TierCounters) -> [(&'static str, u64); 9] {
+    [
+        ("tier_round_trips", c.round_trips),
+        ("tier_near_hits", c.near_hits),
+        ("tier_near_misses", c.near_misses),
+        ("tier_redis_errors", c.redis_errors),
+        ("tier_untrusted_requests", c.untrusted_requests),
+        ("tier_invalidations_applied", c.invalidations_applied),
+        ("tier_near_flushes", c.near_flushes),
+        ("tier_stale_fills_dropped", c.stale_fills_dropped),
+        ("tier_lag_ms", c.lag_ms),
+    ]
 }
 
 pub extern "C" fn php_info(module: *mut ModuleEntry) {
@@ -94,6 +118,15 @@ pub extern "C" fn php_info(module: *mut ModuleEntry) {
     }
     if let Some(c) = cache() {
         for (name, v) in counters(&c.stats()) {
+            info_table_row!(name, v.to_string());
+        }
+    }
+    if let Some((url, c, error)) = tier::status() {
+        info_table_row!("tier (Redis)", url.as_str());
+        if let Some(error) = error {
+            info_table_row!("tier error", error.as_str());
+        }
+        for (name, v) in tier_counters(&c) {
             info_table_row!(name, v.to_string());
         }
     }

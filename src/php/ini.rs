@@ -30,7 +30,7 @@ struct SapiModuleHead {
 
 const E_CORE_WARNING: c_int = 32;
 
-static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<19> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
@@ -40,6 +40,15 @@ static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.region_group", c"", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.region_user", c"", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.apcu_compat", c"0", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_database", c"0", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_prefix", c"shmcache:", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_password", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_connect_timeout", c"50", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_read_timeout", c"100", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_stream_length", c"100000", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_max_apply", c"1000", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.test_hook_fill_delay", c"0", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -194,4 +203,33 @@ pub fn startup_error(message: &str) {
     let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
     // SAFETY: "%s" with one NUL-terminated argument; callable during MINIT.
     unsafe { php_error_docref(std::ptr::null(), E_CORE_WARNING, c"%s".as_ptr(), c.as_ptr()) };
+}
+
+/// The tier's settings (`shmcache.redis*`), None when `shmcache.redis` is empty. Read at a
+/// process's first request, so a pool's `php_admin_value` applies.
+pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
+    use std::time::Duration;
+    let url = text("shmcache.redis");
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let number = |name: &str, min: i64, max: i64| -> Result<i64, String> {
+        let v = text(name);
+        match v.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(format!("shmcache: invalid {name} \"{v}\": expected a whole number from {min} to {max}")),
+        }
+    };
+    let password = text("shmcache.redis_password");
+    Ok(Some(crate::tier::TierConfig {
+        url,
+        database: number("shmcache.redis_database", 0, 1 << 20)?,
+        prefix: text("shmcache.redis_prefix"),
+        password: (!password.is_empty()).then_some(password),
+        connect_timeout: Duration::from_millis(number("shmcache.redis_connect_timeout", 1, 60_000)? as u64),
+        read_timeout: Duration::from_millis(number("shmcache.redis_read_timeout", 1, 60_000)? as u64),
+        stream_length: number("shmcache.redis_stream_length", 1000, 1 << 40)? as u64,
+        max_apply: number("shmcache.redis_max_apply", 1, 1_000_000)? as usize,
+        test_fill_delay: Duration::from_millis(number("shmcache.test_hook_fill_delay", 0, 60_000)? as u64),
+    }))
 }

@@ -17,6 +17,7 @@ mod kinds;
 mod named;
 mod ops;
 mod sink;
+mod tier;
 mod zalloc;
 mod zstr;
 
@@ -144,6 +145,7 @@ extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     zstr::new_request();
     let _ = std::panic::catch_unwind(named::at_request_start);
+    let _ = std::panic::catch_unwind(tier::at_request_start);
     // A panic must not unwind into PHP; the handlers simply stay the generated ones.
     let _ = std::panic::catch_unwind(fast::install_once);
     0

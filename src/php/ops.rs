@@ -17,7 +17,9 @@ use super::kinds;
 use super::sink::ZvalSink;
 use super::zalloc::alloc_zend_string;
 use super::cache;
+use super::tier;
 use crate::engine::{Error, Namespace, ValueKind, ValueSink};
+use crate::tier::WriteMode;
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
@@ -87,7 +89,32 @@ impl StackMessage {
 /// Reads one key into `out`, which must hold nothing that needs releasing (null); false on a
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
+#[inline]
 pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    if tier::on() {
+        return fetch_tiered_into(ns, key, out);
+    }
+    fetch_local_into(ns, key, out)
+}
+
+/// `fetch_into` in tiered mode: out of line, so the default path stays as it was.
+#[cold]
+#[inline(never)]
+fn fetch_tiered_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    let Some(cache) = cache() else { return Ok(false) };
+    let mut sink = ZvalSink::new();
+    let hit = tier::get_into(cache, ns, key, &mut sink);
+    tier::warn_pending();
+    match hit {
+        Some(kind) => take_value(kind, &mut sink, out),
+        None => Ok(false),
+    }
+}
+
+/// `fetch_into` from this region only, also in tiered mode (the apcu_* functions: APCu has
+/// no shared tier).
+#[inline(always)]
+pub(super) fn fetch_local_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
     match cache.get_into(ns, key, &mut sink) {
@@ -162,6 +189,9 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     })?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let Some(cache) = cache() else { return Ok(out) };
+    if tier::on() {
+        return get_multi_tiered(ns, keys, out);
+    }
     // The array itself cannot change while we read (it is ours by value), but a key held by
     // reference can: unserialize() of an earlier value runs user code (__wakeup), which may
     // assign the referenced variable and free the string a waiting key points at. Such keys
@@ -212,6 +242,29 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     Ok(out)
 }
 
+/// get_multi in tiered mode: one get per key (a near hit costs no round trip; each miss one).
+fn get_multi_tiered(ns: &Namespace, keys: &ZendHashTable, mut out: ZBox<ZendHashTable>) -> PhpResult<ZBox<ZendHashTable>> {
+    // A copy that holds each key: unserialize() of an earlier value may run user code that
+    // changes a key held by reference (see get_multi).
+    let mut copy = ZendHashTable::with_capacity(keys.len() as u32);
+    hash::try_for_each(keys, |_, k| copy.push(k.dereference().shallow_clone())).map_err(|e| value_error(e.to_string()))?;
+    hash::try_for_each(&copy, |_, k| -> PhpResult<()> {
+        let Some(bytes) = unchecked_key_bytes(k) else { return Ok(()) };
+        let mut v = Zval::new();
+        let hit = fetch_into(ns, &bytes, &mut v)?;
+        drop(bytes);
+        if hit {
+            match k.zend_str() {
+                Some(s) => hash::symtable_update(&mut out, s, &mut v),
+                None => hash::index_update(&mut out, k.long().unwrap_or_default(), &mut v),
+            }
+            std::mem::forget(v);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// A key of a get_multi batch: its bytes for the engine, its zval for the result array.
 struct CallerKey<'a> {
     bytes: KeyBytes<'a>,
@@ -229,6 +282,12 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
     let Some(cache) = cache() else { return Ok(false) };
+    if tier::on() {
+        let stored = tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode.into());
+        drop(encoded);
+        tier::warn_pending();
+        return Ok(stored);
+    }
     let r = match mode {
         Write::Set => cache.set(ns, &key, encoded.kind, encoded.bytes(), ttl),
         Write::Add => cache.add(ns, &key, encoded.kind, encoded.bytes(), ttl),
@@ -274,6 +333,11 @@ pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, tt
         let key = array_key_bytes(k, &key_what)?;
         let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { return Ok(()) };
         let ok = match cache() {
+            Some(c) if tier::on() => {
+                let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode.into());
+                tier::warn_pending();
+                stored
+            }
             Some(c) => match mode {
                 Write::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
                 Write::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
@@ -298,6 +362,11 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
     let old = old.value(&arg(func, 2, "old"))?;
     let new = new.value(&arg(func, 3, "new"))?;
     let Some(cache) = cache() else { return Ok(false) };
+    if tier::on() {
+        let done = tier::cas(cache, ns, &key, old, new);
+        tier::warn_pending();
+        return Ok(done);
+    }
     cache.cas(ns, &key, old, new).or_else(refused)
 }
 
@@ -309,6 +378,13 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
     let mut z = Zval::new();
     z.set_bool(false);
     let Some(cache) = cache() else { return Ok(z) };
+    if tier::on() {
+        if let Some(n) = tier::incr(cache, ns, &key, step) {
+            z.set_long(n);
+        }
+        tier::warn_pending();
+        return Ok(z);
+    }
     match cache.incr(ns, &key, step) {
         Ok(Some(n)) => z.set_long(n),
         Ok(None) => {}
@@ -322,6 +398,11 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
 pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let Some(cache) = cache() else { return Ok(false) };
+    if tier::on() {
+        let deleted = tier::delete(cache, ns, &key);
+        tier::warn_pending();
+        return Ok(deleted);
+    }
     cache.delete(ns, &key).or_else(refused)
 }
 
@@ -339,8 +420,14 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
         // that a refusal's warning ran for an earlier key.
         let k = k.dereference();
         let key = key_bytes(k, &element)?;
-        let live = cache.delete(ns, &key);
-        drop(key);
+        let live = if tier::on() {
+            let deleted = tier::delete(cache, ns, &key);
+            drop(key);
+            tier::warn_pending();
+            Ok(deleted)
+        } else {
+            cache.delete(ns, &key)
+        };
         if live.or_else(refused)? {
             match k.long() {
                 Some(i) => deleted.push(i)?,
@@ -355,11 +442,21 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
 pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let Some(cache) = cache() else { return Ok(false) };
+    if tier::on() {
+        let found = tier::exists(cache, ns, &key);
+        tier::warn_pending();
+        return Ok(found);
+    }
     cache.exists(ns, &key).or_else(refused)
 }
 
 pub fn flush(ns: &Namespace) -> bool {
     match cache() {
+        Some(c) if tier::on() => {
+            let flushed = tier::flush(c, ns);
+            tier::warn_pending();
+            flushed
+        }
         Some(c) => {
             c.flush_namespace(ns);
             true
@@ -380,5 +477,24 @@ pub fn namespace(func: &str, name: &Zval) -> Result<Namespace, PhpException> {
 }
 
 pub fn generation(ns: &Namespace) -> i64 {
-    cache().map_or(0, |c| c.namespace_generation(ns) as i64)
+    match cache() {
+        // All servers must agree on it (the WordPress drop-in builds namespace names from it).
+        Some(c) if tier::on() => {
+            let g = tier::generation(c, ns);
+            tier::warn_pending();
+            g
+        }
+        Some(c) => c.namespace_generation(ns) as i64,
+        None => 0,
+    }
+}
+
+impl From<Write> for WriteMode {
+    fn from(w: Write) -> WriteMode {
+        match w {
+            Write::Set => WriteMode::Set,
+            Write::Add => WriteMode::Add,
+            Write::Replace => WriteMode::Replace,
+        }
+    }
 }

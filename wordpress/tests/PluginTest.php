@@ -153,6 +153,22 @@ final class PluginTest extends TestCase {
 		);
 	}
 
+	/** shmcache_info() keys of tiered mode (shmcache.redis), healthy unless overridden. */
+	private static function tier( array $over = array() ) {
+		return $over + array(
+			'tier_redis'                 => 'unix:///run/redis/redis.sock',
+			'tier_round_trips'           => 120,
+			'tier_near_hits'             => 9000,
+			'tier_near_misses'           => 300,
+			'tier_redis_errors'          => 0,
+			'tier_untrusted_requests'    => 0,
+			'tier_invalidations_applied' => 40,
+			'tier_near_flushes'          => 1,
+			'tier_stale_fills_dropped'   => 0,
+			'tier_lag_ms'                => 3,
+		);
+	}
+
 	private static function named() {
 		return array(
 			'region'         => 'site-a',
@@ -219,6 +235,9 @@ final class PluginTest extends TestCase {
 			'anonymous region in PHP-FPM'          => array( self::info( self::anonymous() ), self::ctx(), 'recommended', 'The command line does not share this cache', 'php_admin_value[shmcache.region]' ),
 			'private region in the CLI'            => array( self::info( array( 'sapi' => 'cli' ) + self::anonymous() ), self::ctx( array( 'sapi' => 'cli' ) ), 'recommended', 'private cache', 'php -d shmcache.region=' ),
 			'named region'                         => array( self::info( self::named() ), self::ctx( array( 'dropin' => self::dropin() ) ), 'good', 'caching objects in shared memory', null ),
+			'tiered, Redis answering'              => array( self::info( self::tier() ), self::ctx(), 'good', 'caching objects in shared memory', null ),
+			'tiered, Redis failed for some requests' => array( self::info( self::tier( array( 'tier_untrusted_requests' => 3, 'tier_redis_errors' => 4 ) ) ), self::ctx(), 'recommended', 'Redis failed for 3 requests', 'shmcache.redis_read_timeout' ),
+			'tiered, misconfigured'                => array( self::info( self::tier( array( 'tier_error' => 'shmcache.redis: redis://x must start with unix:// or tcp://' ) ) ), self::ctx(), 'critical', 'The Redis tier is misconfigured', 'unix:///path/to/redis.sock' ),
 			'named region that could not be opened' => array( self::named_error(), self::ctx(), 'critical', 'The named region could not be opened', 'ls -l /dev/shm/shmcache.site-a' ),
 		);
 	}

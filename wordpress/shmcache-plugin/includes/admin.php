@@ -417,6 +417,15 @@ function shmcache_plugin_render_admin_page() {
 			shmcache_plugin_counter_row( 'compressed_count', __( 'Compressed values', 'shmcache' ), shmcache_plugin_num( $g( 'compressed_count' ) ), $g( 'compressed_count' ), __( 'values stored LZ4-compressed', 'shmcache' ) );
 			shmcache_plugin_counter_row( 'uptime', __( 'Uptime', 'shmcache' ), $g( 'start_time' ) > 0 ? shmcache_plugin_duration( $m['uptime'] ) : '-', $m['uptime'], __( 'since the cache was created (PHP-FPM start or reload)', 'shmcache' ) );
 			shmcache_plugin_counter_row( 'version', __( 'Extension version', 'shmcache' ), isset( $info['version'] ) ? (string) $info['version'] : '-', isset( $info['version'] ) ? (string) $info['version'] : '', '' );
+			if ( isset( $info['tier_redis'] ) ) {
+				// Tiered mode: these are the counters of the worker that served this page.
+				$near = $g( 'tier_near_hits' ) + $g( 'tier_near_misses' );
+				shmcache_plugin_counter_row( 'tier_redis', __( 'Redis (tiered mode)', 'shmcache' ), (string) $info['tier_redis'], (string) $info['tier_redis'], __( 'the shared truth; this server keeps a near copy (counters below: this PHP worker)', 'shmcache' ) );
+				shmcache_plugin_counter_row( 'tier_near_hit_rate', __( 'Near-cache hit rate', 'shmcache' ), $near > 0 ? shmcache_plugin_pct( $g( 'tier_near_hits' ) / $near ) : '-', $near > 0 ? round( $g( 'tier_near_hits' ) / $near, 4 ) : 0, sprintf( /* translators: 1: hits, 2: misses */ __( '%1$s served here, %2$s read from Redis', 'shmcache' ), shmcache_plugin_num( $g( 'tier_near_hits' ) ), shmcache_plugin_num( $g( 'tier_near_misses' ) ) ) );
+				shmcache_plugin_counter_row( 'tier_round_trips', __( 'Redis round trips', 'shmcache' ), shmcache_plugin_num( $g( 'tier_round_trips' ) ), $g( 'tier_round_trips' ), __( 'one per request to check for invalidations, plus one per near miss and per write', 'shmcache' ) );
+				shmcache_plugin_counter_row( 'tier_invalidations_applied', __( 'Invalidations applied', 'shmcache' ), shmcache_plugin_num( $g( 'tier_invalidations_applied' ) ), $g( 'tier_invalidations_applied' ), sprintf( /* translators: %s: milliseconds */ __( 'writes made on other servers, removed from the near copy (last lag %s ms)', 'shmcache' ), shmcache_plugin_num( $g( 'tier_lag_ms' ) ) ) );
+				shmcache_plugin_counter_row( 'tier_untrusted_requests', __( 'Requests without Redis', 'shmcache' ), shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ), $g( 'tier_untrusted_requests' ), __( 'Redis did not answer in time: those requests used no object cache', 'shmcache' ) );
+			}
 			?>
 			</tbody>
 		</table>

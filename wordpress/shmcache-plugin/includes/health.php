@@ -188,6 +188,26 @@ function shmcache_health_verdict( array $info, array $context ): array {
 		);
 	}
 
+	// ------------------------------------------------------------------ tiered mode (shmcache.redis)
+	if ( $enabled && isset( $info['tier_redis'] ) ) {
+		$redis = (string) $info['tier_redis'];
+		if ( isset( $info['tier_error'] ) && '' !== (string) $info['tier_error'] ) {
+			$findings[] = array(
+				2,
+				'The Redis tier is misconfigured',
+				'shmcache.redis is set, but ' . $info['tier_error'] . '. Every cache read misses and every write is refused until it is fixed.',
+				'Correct shmcache.redis (unix:///path/to/redis.sock or tcp://host:port) and the other shmcache.redis_* settings in the pool file or php.ini (docs/configuration.md), then restart PHP-FPM.',
+			);
+		} elseif ( $g( 'tier_untrusted_requests' ) > 0 ) {
+			$findings[] = array(
+				1,
+				'Redis failed for ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests of this worker',
+				'The near cache is kept coherent through Redis at ' . $redis . '. In ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests since this worker started, Redis did not answer in time (' . shmcache_plugin_num( $g( 'tier_redis_errors' ) ) . ' errors); those requests used no object cache (reads missed, writes were refused), so they were slower but never stale.',
+				'Check that Redis runs and answers within shmcache.redis_read_timeout (redis-cli --latency); the PHP error log has one warning per failed request, with the reason.',
+			);
+		}
+	}
+
 	// ------------------------------------------------------------------ the drop-in
 	if ( isset( $context['dropin'] ) && is_array( $context['dropin'] ) ) {
 		$d = $context['dropin'] + array(

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# Tiered mode (shmcache.redis) end to end: one redis-server of this script's own (a unix socket
+# under target/) and two PHP-FPM masters standing for two web servers, each with its own
+# anonymous region. Master A has pool "a"; master B has pools "b", "bslow" and "bjit": the
+# workers of the last two share B's region but wait TIER_SLOW_MS (1000) and TIER_JIT_MS (15)
+# between reading Redis and filling the region (the test hook shmcache.test_hook_fill_delay),
+# which widens the fill-after-invalidation race (bslow for the forced race, bjit for the checker).
+# Requests go to the pools' FastCGI sockets (tests/fpm/tier-client.php).
+#
+#  - a write on A is read by the next request on B, after B held a near copy;
+#  - concurrent add() of one key over both servers: exactly one winner;
+#  - a flush on A (everything, or one namespace) empties B;
+#  - the race: a request on bslow reads the old value, A writes, b applies the invalidation,
+#    then bslow fills: the next requests on B read the new value;
+#  - Redis SIGKILLed and restarted empty under load: no failed request, and B's near copy of the
+#    lost data is not served afterwards;
+#  - Redis slowed with DEBUG SLEEP: requests end within the timeouts, with a warning;
+#  - the randomized checker for TIER_CHECK_SECONDS (default 30; longer runs: set it) with 6
+#    clients over a, b and bjit: 0 stale reads, 0 failed requests.
+# Ends with "N passed, N failed". TIER_KEEP=1 keeps target/tier.<PID>.
+source "$(dirname "$0")/common.sh"
+set +eu +o pipefail
+
+apt_need php8.2-fpm php8.2-cli redis-server redis-tools procps
+if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
+  build_release
+fi
+
+RUN="$ROOT/target/tier.$$"
+mkdir -p "$RUN"
+# The pools' user must read the script and the library: a world-readable copy.
+PUB=$(mktemp -d /tmp/shmcache-tier.XXXXXX)
+chmod 0755 "$PUB"
+cp "$SO" "$PUB/libshmcache.so"
+cp "$ROOT/tests/fpm/tier.php" "$PUB/tier.php"
+chmod 0644 "$PUB/libshmcache.so" "$PUB/tier.php"
+export TIER_SCRIPT="$PUB/tier.php"
+CLIENT="$ROOT/tests/fpm/tier-client.php"
+REDIS_SOCK="$RUN/redis.sock"
+SLOW_MS=${TIER_SLOW_MS:-1000}
+JIT_MS=${TIER_JIT_MS:-15}
+CHECK_SECONDS=${TIER_CHECK_SECONDS:-30}
+MASTERS=()
+REDIS_PID=""
+
+start_redis() {
+  rm -f "$REDIS_SOCK"
+  redis-server --port 0 --unixsocket "$REDIS_SOCK" --unixsocketperm 777 --save "" --appendonly no \
+    --enable-debug-command local --logfile "$RUN/redis.log" &
+  REDIS_PID=$!
+  for _ in $(seq 100); do [ -S "$REDIS_SOCK" ] && redis-cli -s "$REDIS_SOCK" ping >/dev/null 2>&1 && return 0; sleep 0.05; done
+  echo "redis-server did not start" >&2
+}
+stop_redis() {
+  [ -n "$REDIS_PID" ] || return 0
+  kill -KILL "$REDIS_PID" 2>/dev/null
+  wait "$REDIS_PID" 2>/dev/null
+  REDIS_PID=""
+}
+
+# start_master NAME POOLS...: a php-fpm8.2 master; each pool "name:children:fill_delay_ms".
+start_master() {
+  local name=$1
+  shift
+  {
+    printf '[global]\npid = %s/%s.pid\nerror_log = %s/%s.log\nlog_level = notice\ndaemonize = no\n' "$RUN" "$name" "$RUN" "$name"
+    for pool in "$@"; do
+      IFS=: read -r pname children delay <<<"$pool"
+      cat <<POOL
+[$pname]
+user = www-data
+group = www-data
+listen = $RUN/$pname.sock
+listen.mode = 0666
+pm = static
+pm.max_children = $children
+catch_workers_output = yes
+decorate_workers_output = no
+php_admin_flag[display_errors] = off
+php_admin_flag[log_errors] = on
+php_admin_value[shmcache.redis] = unix://$REDIS_SOCK
+php_admin_value[shmcache.redis_read_timeout] = 100
+php_admin_value[shmcache.redis_connect_timeout] = 50
+php_admin_value[shmcache.test_hook_fill_delay] = $delay
+POOL
+    done
+  } >"$RUN/$name.conf"
+  setsid php-fpm8.2 -n -y "$RUN/$name.conf" -F -d extension="$PUB/libshmcache.so" -d shmcache.keys_memory_size=1M \
+    -d shmcache.values_memory_size=8M >>"$RUN/$name.out" 2>&1 &
+  MASTERS+=($!)
+  for _ in $(seq 100); do [ -S "$RUN/${1%%:*}.sock" ] && return 0; sleep 0.05; done
+  echo "php-fpm $name did not start" >&2
+}
+
+cleanup() {
+  for m in "${MASTERS[@]}"; do
+    kill -TERM -- "-$m" 2>/dev/null
+  done
+  for m in "${MASTERS[@]}"; do
+    for _ in $(seq 100); do kill -0 "$m" 2>/dev/null || break; sleep 0.05; done
+    kill -KILL -- "-$m" 2>/dev/null
+  done
+  stop_redis
+  if [ "${TIER_KEEP:-0}" = 1 ]; then echo "kept $RUN" >&2; else rm -rf "$RUN"; fi
+  rm -rf "$PUB"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# req POOL QUERY: the request's result as JSON ("FAILED" when the request failed).
+req() { php -n "$CLIENT" req "$RUN/$1.sock" "$2"; }
+# field JSON NAME: one field of a result (true/false for booleans, "" when absent).
+field() {
+  php -n -r '$j = json_decode($argv[1], true); $v = is_array($j) ? ($j[$argv[2]] ?? null) : null;
+    echo is_bool($v) ? ($v ? "true" : "false") : (is_array($v) ? json_encode($v) : (string) $v);' "$1" "$2"
+}
+expect() {
+  if [ "$2" = "$3" ]; then
+    echo "PASS: $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $1"
+    echo "  got:      $2"
+    echo "  expected: $3"
+    failed=$((failed + 1))
+  fi
+}
+
+start_redis
+start_master A "a:3:0"
+start_master B "b:3:0" "bslow:2:$SLOW_MS" "bjit:2:$JIT_MS"
+
+# ------------------------------------------------------------------ write on A, read on B
+req a "op=set&k=post&v=v1" >/dev/null
+expect "B reads A's write" "$(field "$(req b 'op=get&k=post')" value)" "v1"
+# Every worker of b now reads it (filling B's region once); then A writes again.
+for _ in 1 2 3 4; do req b "op=get&k=post" >/dev/null; done
+hits=$(field "$(req b 'op=get&k=post')" tier_near_hits)
+check "B serves its near copy (near hits $hits)" test "${hits:-0}" -ge 1
+req a "op=set&k=post&v=v2" >/dev/null
+stale=0
+for _ in 1 2 3 4 5 6; do [ "$(field "$(req b 'op=get&k=post')" value)" = v2 ] || stale=$((stale + 1)); done
+expect "every worker of B reads A's new value at its next request" "$stale" "0"
+req b "op=delete&k=post" >/dev/null
+expect "a delete on B is seen on A" "$(field "$(req a 'op=get&k=post')" found)" "false"
+
+# ------------------------------------------------------------------ add race across servers
+expect "concurrent add() over both servers: one winner" \
+  "$(php -n "$CLIENT" race 24 "lock$$" "$RUN/a.sock" "$RUN/b.sock")" "won 1 lost 23 failed 0"
+
+# ------------------------------------------------------------------ flushes
+req a "op=set&k=f1&v=x" >/dev/null
+req a "op=nsset&ns=site&k=f2&v=y" >/dev/null
+req b "op=get&k=f1" >/dev/null
+req b "op=nsget&ns=site&k=f2" >/dev/null
+req a "op=nsflush&ns=site" >/dev/null
+expect "a namespace flush on A empties it on B" "$(field "$(req b 'op=nsget&ns=site&k=f2')" found)" "false"
+expect "and leaves the rest" "$(field "$(req b 'op=get&k=f1')" value)" "x"
+req a "op=flush" >/dev/null
+expect "a full flush on A empties B" "$(field "$(req b 'op=get&k=f1')" found)" "false"
+
+# ------------------------------------------------------------------ the fill race
+req a "op=set&k=race&v=old" >/dev/null
+php -n "$CLIENT" req "$RUN/bslow.sock" "op=get&k=race" >"$RUN/slow.json" &
+slow=$!
+sleep "$(php -n -r "echo $SLOW_MS / 5000;")"
+req a "op=set&k=race&v=new" >/dev/null
+# b applies the invalidation while the slow request has read "old" and not filled yet.
+applied=$(field "$(req b 'op=get&k=race')" value)
+wait "$slow"
+expect "the slow request began before the write (reads old)" "$(field "$(cat "$RUN/slow.json")" value)" "old"
+expect "its fill lost to the applied invalidation" "$(field "$(cat "$RUN/slow.json")" tier_stale_fills_dropped)" "1"
+stale=0
+for _ in 1 2 3 4 5 6; do
+  [ "$(field "$(req b 'op=get&k=race')" value)" = new ] || stale=$((stale + 1))
+  [ "$(field "$(req bslow 'op=get&k=race')" value)" = new ] || stale=$((stale + 1))
+done
+expect "requests on B after the write read the new value ($applied first)" "$stale" "0"
+
+# ------------------------------------------------------------------ Redis killed, restarted empty
+req a "op=set&k=lost&v=before" >/dev/null
+for _ in 1 2 3 4; do req b "op=get&k=lost" >/dev/null; done
+php -n "$CLIENT" check 4 3 "$RUN/restart.log" "$RUN/a.sock" "$RUN/b.sock" >"$RUN/restart.out" 2>&1 &
+load=$!
+sleep 1
+stop_redis
+down=$(req b "op=get&k=lost")
+sleep 0.5
+start_redis
+wait "$load"
+expect "with Redis down, B does not serve its near copy" "$(field "$down" found)" "false"
+case "$(field "$down" warnings)" in *Redis*) w=yes ;; *) w=no ;; esac
+expect "and warns" "$w" "yes"
+expect "no failed request while Redis was killed" "$(sed -n 's/.* failed \([0-9]*\) .*/\1/p' "$RUN/restart.out")" "0"
+expect "after Redis came back empty, B does not serve the lost value" "$(field "$(req b 'op=get&k=lost')" found)" "false"
+req a "op=set&k=lost&v=after" >/dev/null
+expect "and reads A's new writes" "$(field "$(req b 'op=get&k=lost')" value)" "after"
+
+# ------------------------------------------------------------------ Redis slowed
+redis-cli -s "$REDIS_SOCK" DEBUG SLEEP 2 >/dev/null &
+sleeper=$!
+sleep 0.3
+t0=$(date +%s%N)
+slowreq=$(req b "op=get&k=lost")
+t1=$(date +%s%N)
+wait "$sleeper"
+ms=$(( (t1 - t0) / 1000000 ))
+check "a request while Redis sleeps ends within its timeouts (${ms} ms)" test "$ms" -lt 1000
+expect "and misses instead of trusting its near copy" "$(field "$slowreq" found)" "false"
+expect "the next request is served again" "$(field "$(req b 'op=get&k=lost')" value)" "after"
+
+# ------------------------------------------------------------------ randomized checker
+result=$(php -n "$CLIENT" check "$CHECK_SECONDS" 6 "$RUN/check.log" "$RUN/a.sock" "$RUN/b.sock" "$RUN/bjit.sock" 2>"$RUN/check.err")
+echo "checker: $result"
+head -n 5 "$RUN/check.err"
+reads=$(echo "$result" | sed -n 's/^reads \([0-9]*\) .*/\1/p')
+check "checker made reads ($reads)" test "${reads:-0}" -gt 100
+expect "checker: stale reads" "$(echo "$result" | sed -n 's/.* stale \([0-9]*\) .*/\1/p')" "0"
+expect "checker: failed requests" "$(echo "$result" | sed -n 's/.* failed \([0-9]*\) .*/\1/p')" "0"
+
+echo "$passed passed, $failed failed"

@@ -1,0 +1,741 @@
+//! Tiered mode: Redis holds the truth, this server's region a near copy kept coherent by an
+//! invalidation stream. Pure Rust (no PHP), so it is tested against a real redis-server with
+//! two regions standing for two servers (`tests/tier.rs`).
+//!
+//! The protocol (docs/design.md, "Tiered mode"):
+//! - every write is one script run in Redis that also appends the key (or namespace, or "all")
+//!   to the stream `{prefix}inval` and returns the entry's id S;
+//! - the region keeps two stream positions: `claimed`, raised before an applier deletes, and
+//!   `applied`, raised after it has deleted everything up to it;
+//! - a request's first cache call reads the stream after `applied` (one round trip) and applies
+//!   it; until then, and for the whole request if Redis fails, the near copy is not trusted;
+//! - a fill (a near miss read from Redis along with the stream's last id Q, or a local write
+//!   with Q = S) inserts, then loads `claimed`: above Q, an invalidation newer than the value
+//!   may already have been applied, so the fill is deleted again.
+
+use std::sync::atomic::{fence, Ordering};
+use std::time::Duration;
+
+use redis::{Script, Value};
+
+use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
+
+/// The namespace of the tier's own entries in the region (positions, epoch, counters,
+/// generations). Applications cannot name it: it starts with a NUL byte.
+const RESERVED_NS: &[u8] = b"\0shmcache-tier";
+const CLAIMED: &[u8] = b"claimed";
+const APPLIED: &[u8] = b"applied";
+const EPOCH: &[u8] = b"epoch";
+const GENERATION_PREFIX: &[u8] = b"gen:";
+/// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
+/// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
+pub const ABSENT: ValueKind = ValueKind(0xFE);
+
+#[derive(Clone, Debug)]
+pub struct TierConfig {
+    /// `unix:///path/to/redis.sock` or `tcp://host:port`.
+    pub url: String,
+    pub database: i64,
+    pub prefix: String,
+    pub password: Option<String>,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    /// Approximate length the invalidation stream is trimmed to.
+    pub stream_length: u64,
+    /// More pending invalidations than this at a request's start flush the near copy instead.
+    pub max_apply: usize,
+    /// Test hook: sleep between reading Redis and filling the near copy (0 in production).
+    pub test_fill_delay: Duration,
+}
+
+impl Default for TierConfig {
+    fn default() -> Self {
+        TierConfig {
+            url: String::new(),
+            database: 0,
+            prefix: "shmcache:".into(),
+            password: None,
+            connect_timeout: Duration::from_millis(50),
+            read_timeout: Duration::from_millis(100),
+            stream_length: 100_000,
+            max_apply: 1000,
+            test_fill_delay: Duration::ZERO,
+        }
+    }
+}
+
+/// Per-process counters of the tier (this worker's view).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TierCounters {
+    pub round_trips: u64,
+    pub near_hits: u64,
+    pub near_misses: u64,
+    pub redis_errors: u64,
+    pub untrusted_requests: u64,
+    pub invalidations_applied: u64,
+    pub near_flushes: u64,
+    pub stale_fills_dropped: u64,
+    /// Milliseconds between the newest invalidation applied and its application, last sync.
+    pub lag_ms: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Trust {
+    /// Not yet synced in this request.
+    Unknown,
+    Trusted,
+    /// Redis failed in this request: nothing near is read, writes fail.
+    Untrusted,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WriteMode {
+    Set,
+    Add,
+    Replace,
+}
+
+pub struct Tier {
+    config: TierConfig,
+    connection: Option<redis::Connection>,
+    /// The process that opened `connection`: a forked child opens its own.
+    connection_pid: u32,
+    script: Script,
+    trust: Trust,
+    warning: Option<String>,
+    pub counters: TierCounters,
+}
+
+impl Tier {
+    pub fn new(config: TierConfig) -> Result<Tier, String> {
+        connection_url(&config.url)?;
+        Ok(Tier {
+            config,
+            connection: None,
+            connection_pid: 0,
+            script: Script::new(include_str!("script.lua")),
+            trust: Trust::Unknown,
+            warning: None,
+            counters: TierCounters::default(),
+        })
+    }
+
+    pub fn config(&self) -> &TierConfig {
+        &self.config
+    }
+
+    /// A new request: the near copy is trusted again only after the next sync.
+    pub fn begin_request(&mut self) {
+        self.trust = Trust::Unknown;
+        self.warning = None;
+    }
+
+    /// The warning of this request's Redis failure, once.
+    pub fn take_warning(&mut self) -> Option<String> {
+        self.warning.take()
+    }
+
+    /// Whether this request may read the near copy; syncs at the request's first call.
+    pub fn trusted(&mut self, cache: &Cache) -> bool {
+        if self.trust == Trust::Unknown {
+            let reused = self.connection.is_some() && self.connection_pid == std::process::id();
+            let mut synced = self.sync(cache);
+            if synced.is_err() && reused && self.connection.is_none() {
+                // A kept connection that Redis (or a restart) closed while this worker was idle:
+                // one new connection, before giving up on the request.
+                synced = self.sync(cache);
+            }
+            self.trust = match synced {
+                Ok(()) => Trust::Trusted,
+                Err(e) => {
+                    self.fail(e);
+                    Trust::Untrusted
+                }
+            };
+        }
+        self.trust == Trust::Trusted
+    }
+
+    /// Counts a near hit (the caller read the region itself, without copying through here).
+    pub fn count_near_hit(&mut self) {
+        self.counters.near_hits += 1;
+    }
+
+    /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
+    pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+        self.counters.near_misses += 1;
+        let reply = self.call("get", ns, key, b"", b"")?;
+        if !self.config.test_fill_delay.is_zero() {
+            std::thread::sleep(self.config.test_fill_delay);
+        }
+        let (value, pttl, last) = match reply.as_slice() {
+            [Value::Nil, _, last] => {
+                let last = stream_id(last)?;
+                self.fill(cache, ns, key, ABSENT, b"", 0, last);
+                return None;
+            }
+            [v, Value::Int(pttl), last] => (bulk(v)?, *pttl, stream_id(last)?),
+            _ => return self.protocol_error(),
+        };
+        let (kind, bytes) = decode_value(&value)?;
+        // Kept in the near copy no longer than Redis keeps it; a key about to expire is not.
+        let ttl = if pttl < 0 { Some(0) } else if pttl >= 1000 { Some(pttl / 1000) } else { None };
+        if let Some(ttl) = ttl {
+            self.fill(cache, ns, key, kind, &bytes, ttl, last);
+        }
+        let buf = sink.buffer(kind, bytes.len());
+        // SAFETY: ValueSink's contract: `buf` is writable for `bytes.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf, bytes.len()) };
+        Some(kind)
+    }
+
+    /// get: near copy first, then Redis. None on a miss or when the request is not trusted.
+    pub fn get<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+        if !self.trusted(cache) {
+            return None;
+        }
+        if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
+            self.count_near_hit();
+            if kind == ABSENT {
+                sink.discard();
+                return None;
+            }
+            return Some(kind);
+        }
+        self.fetch(cache, ns, key, sink)
+    }
+
+    pub fn store(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: WriteMode) -> bool {
+        if !self.trusted(cache) {
+            return false;
+        }
+        let op = match mode {
+            WriteMode::Set => "set",
+            WriteMode::Add => "add",
+            WriteMode::Replace => "replace",
+        };
+        let encoded = encode_value(kind, value);
+        let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
+        let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
+        match reply.as_slice() {
+            [Value::Int(1), Value::Nil] => true,
+            [Value::Int(1), id] => {
+                let Some(id) = stream_id(id) else { return self.protocol_error::<()>().is_some() };
+                let fill = (ttl >= 0).then_some((kind, value, ttl));
+                self.after_write(cache, ns, key, id, fill);
+                true
+            }
+            [Value::Int(0), _] => false,
+            _ => self.protocol_error::<()>().is_some(),
+        }
+    }
+
+    pub fn delete(&mut self, cache: &Cache, ns: &Namespace, key: &[u8]) -> bool {
+        if !self.trusted(cache) {
+            return false;
+        }
+        let Some(reply) = self.call("delete", ns, key, b"", b"") else { return false };
+        match reply.as_slice() {
+            [Value::Int(n), id] => match stream_id(id) {
+                Some(id) => {
+                    self.after_write(cache, ns, key, id, None);
+                    *n == 1
+                }
+                None => self.protocol_error::<()>().is_some(),
+            },
+            _ => self.protocol_error::<()>().is_some(),
+        }
+    }
+
+    pub fn exists(&mut self, cache: &Cache, ns: &Namespace, key: &[u8]) -> bool {
+        let mut scratch = Vec::new();
+        self.get(cache, ns, key, &mut scratch).is_some()
+    }
+
+    /// Adds `delta` to a live integer; None when missing, not an integer, or on overflow.
+    pub fn incr(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], delta: i64) -> Option<i64> {
+        if !self.trusted(cache) {
+            return None;
+        }
+        let reply = self.call("incr", ns, key, delta.to_string().as_bytes(), b"")?;
+        match reply.as_slice() {
+            [Value::Nil, _] => None,
+            [v, id] => {
+                let n: i64 = std::str::from_utf8(&bulk(v)?).ok()?.parse().ok()?;
+                let id = stream_id(id)?;
+                // The TTL is Redis' to keep: the near copy is refilled at the next read.
+                self.after_write(cache, ns, key, id, None);
+                Some(n)
+            }
+            _ => self.protocol_error(),
+        }
+    }
+
+    pub fn cas(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], old: i64, new: i64) -> bool {
+        if !self.trusted(cache) {
+            return false;
+        }
+        let Some(reply) = self.call("cas", ns, key, old.to_string().as_bytes(), new.to_string().as_bytes()) else { return false };
+        match reply.as_slice() {
+            [Value::Int(1), id] => match stream_id(id) {
+                Some(id) => {
+                    self.after_write(cache, ns, key, id, None);
+                    true
+                }
+                None => self.protocol_error::<()>().is_some(),
+            },
+            _ => false,
+        }
+    }
+
+    /// Flushes a namespace (the root one: everything) on every server.
+    pub fn flush(&mut self, cache: &Cache, ns: &Namespace) -> bool {
+        if !self.trusted(cache) {
+            return false;
+        }
+        let Some(reply) = self.call("flush", ns, b"", b"", b"") else { return false };
+        let Some(id) = reply.get(1).and_then(stream_id) else { return self.protocol_error::<()>().is_some() };
+        // This server's copy goes now (the stream entry reaches it too, harmlessly).
+        if ns.is_root() {
+            // Everything up to our entry is covered by the flush.
+            let epoch = read_bytes(cache, &reserved(), EPOCH);
+            match epoch {
+                Some(epoch) => self.reset_near(cache, Some((&epoch, id))),
+                None => self.reset_near(cache, None),
+            }
+        } else {
+            raise(cache, CLAIMED, id);
+            fence(Ordering::SeqCst);
+            cache.flush_namespace(ns);
+            let _ = cache.delete(&reserved(), &generation_key(ns));
+        }
+        true
+    }
+
+    /// The namespace's generation as all servers see it (Redis'), 0 when not trusted.
+    pub fn generation(&mut self, cache: &Cache, ns: &Namespace) -> i64 {
+        if !self.trusted(cache) {
+            return 0;
+        }
+        let gen_key = generation_key(ns);
+        if let Some(g) = read_int(cache, &reserved(), &gen_key) {
+            self.counters.near_hits += 1;
+            return g;
+        }
+        self.counters.near_misses += 1;
+        let Some(reply) = self.call("generation", ns, b"", b"", b"") else { return 0 };
+        let parsed = match reply.as_slice() {
+            [g, last] => bulk(g)
+                .and_then(|g| std::str::from_utf8(&g).ok()?.parse::<i64>().ok())
+                .zip(stream_id(last)),
+            _ => None,
+        };
+        let Some((g, last)) = parsed else { return self.protocol_error().unwrap_or(0) };
+        // Generations start at 1, as in the region.
+        let g = g + 1;
+        self.fill(cache, &reserved(), &gen_key, ValueKind::INT, &g.to_le_bytes(), 0, last);
+        g
+    }
+
+    /// One round trip: epoch check and the invalidations after `applied`, applied.
+    fn sync(&mut self, cache: &Cache) -> Result<(), String> {
+        let applied = read_int(cache, &reserved(), APPLIED).map(|v| v as u64);
+        let epoch = read_bytes(cache, &reserved(), EPOCH);
+        // Always a new value: a Redis that lost its data must not be handed back the old one.
+        let candidate = random_epoch();
+        let position = format_id(applied.unwrap_or(0));
+        let max_apply = self.config.max_apply.to_string();
+        let reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
+            return Err("unexpected reply to the sync script".into());
+        };
+        let redis_epoch = bulk(redis_epoch).ok_or("no epoch in the sync reply")?;
+        let trimmed = stream_id(trimmed).ok_or("bad stream id")?;
+        let last = stream_id(last).ok_or("bad stream id")?;
+        let fresh = match applied {
+            Some(a) => epoch.as_deref() == Some(&redis_epoch[..]) && trimmed <= a && entries.len() <= self.config.max_apply,
+            None => false,
+        };
+        if !fresh {
+            // Unknown position, another Redis (a restart that lost the data), missed entries
+            // (trimmed) or too many: everything near goes.
+            self.reset_near(cache, Some((&redis_epoch, last)));
+            return Ok(());
+        }
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let mut parsed = Vec::with_capacity(entries.len());
+        for entry in entries {
+            parsed.push(parse_entry(entry).ok_or("bad stream entry")?);
+        }
+        let newest = parsed.last().map_or(0, |e| e.id);
+        if parsed.iter().any(|e| matches!(e.target, Target::All)) {
+            self.reset_near(cache, Some((&redis_epoch, last.max(newest))));
+            return Ok(());
+        }
+        // A full flush by another worker while we delete wipes our `claimed` too (it is an entry
+        // of the region); a fill that then loaded a lower one could outlive our delete. So the
+        // deletes are repeated until `claimed` is seen to have held through them.
+        let mut held = false;
+        for _ in 0..4 {
+            raise(cache, CLAIMED, newest);
+            // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its
+            // load of `claimed`. One of the two sees the other.
+            fence(Ordering::SeqCst);
+            apply_entries(cache, &parsed);
+            fence(Ordering::SeqCst);
+            if read_int(cache, &reserved(), CLAIMED).is_some_and(|c| c as u64 >= newest) {
+                held = true;
+                break;
+            }
+        }
+        if !held {
+            return Err("the region was flushed repeatedly while invalidations were applied".into());
+        }
+        raise(cache, APPLIED, newest);
+        self.counters.invalidations_applied += parsed.len() as u64;
+        self.counters.lag_ms = now_ms().saturating_sub(newest >> SEQ_BITS);
+        Ok(())
+    }
+
+    /// Empties the near copy. With `position`, the region then remembers Redis' epoch and that
+    /// everything up to the stream's `last` id is applied.
+    fn reset_near(&mut self, cache: &Cache, position: Option<(&[u8], u64)>) {
+        // `claimed` may already be above `last` (a local write claims its own entry): it never
+        // goes down. `applied` becomes `last` only: the flush covers the entries up to it, not
+        // the ones between `last` and a claim that another worker is still applying.
+        let remembered = read_int(cache, &reserved(), CLAIMED).unwrap_or(0) as u64;
+        let claim = position.map_or(0, |(_, last)| last).max(remembered);
+        // Fills racing with the flush see `claimed` gone (flushed) or above them: they delete.
+        raise(cache, CLAIMED, claim);
+        fence(Ordering::SeqCst);
+        cache.flush_all();
+        raise(cache, CLAIMED, claim);
+        if let Some((epoch, last)) = position {
+            let _ = cache.set(&reserved(), EPOCH, ValueKind(0), epoch, 0);
+            raise(cache, APPLIED, last);
+        }
+        self.counters.near_flushes += 1;
+    }
+
+    /// Inserts a value read from Redis (or just written to it) that is current as of stream
+    /// position `q`, unless an invalidation after `q` may already have been applied here.
+    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, q: u64) {
+        if cache.set(ns, key, kind, value, ttl).is_err() {
+            let _ = cache.delete(ns, key);
+            return;
+        }
+        fence(Ordering::SeqCst);
+        if fill_is_stale(cache, q) {
+            let _ = cache.delete(ns, key);
+            self.counters.stale_fills_dropped += 1;
+        }
+    }
+
+    /// After a local write that Redis gave stream id `id`: a concurrent fill of an older value
+    /// in this region must lose (so `claimed` reaches `id` first), then the near copy is the new
+    /// value or nothing. The request that wrote reads its own write from here on.
+    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], i64)>) {
+        raise(cache, CLAIMED, id);
+        fence(Ordering::SeqCst);
+        match fill {
+            Some((kind, value, ttl)) => self.fill(cache, ns, key, kind, value, ttl, id),
+            None => {
+                let _ = cache.delete(ns, key);
+            }
+        }
+    }
+
+    fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
+        match self.call_raw(op, ns.name(), key, a, b, b"0") {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(e);
+                self.trust = Trust::Untrusted;
+                None
+            }
+        }
+    }
+
+    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, String> {
+        let stream_length = self.config.stream_length.to_string();
+        self.connection()?;
+        let mut invocation = self.script.prepare_invoke();
+        invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
+        self.counters.round_trips += 1;
+        let connection = self.connection.as_mut().expect("opened above");
+        let result: redis::RedisResult<Value> = invocation.invoke(connection);
+        match result {
+            Ok(Value::Array(v)) => Ok(v),
+            Ok(other) => Err(format!("unexpected reply {other:?}")),
+            Err(e) => {
+                // After a timeout the reply may still come: the connection is not reused.
+                self.connection = None;
+                Err(e.to_string())
+            }
+        }
+    }
+
+    fn connection(&mut self) -> Result<&mut redis::Connection, String> {
+        let pid = std::process::id();
+        if self.connection_pid != pid {
+            // Inherited across fork: the parent's socket stays the parent's.
+            if let Some(inherited) = self.connection.take() {
+                std::mem::forget(inherited);
+            }
+        }
+        if self.connection.is_none() {
+            self.connection = Some(self.connect()?);
+            self.connection_pid = pid;
+        }
+        Ok(self.connection.as_mut().expect("just opened"))
+    }
+
+    fn connect(&mut self) -> Result<redis::Connection, String> {
+        self.counters.round_trips += 1;
+        let client = redis::Client::open(connection_url(&self.config.url)?).map_err(|e| e.to_string())?;
+        let mut c = client.get_connection_with_timeout(self.config.connect_timeout).map_err(|e| e.to_string())?;
+        let timeout = Some(self.config.read_timeout);
+        c.set_read_timeout(timeout).map_err(|e| e.to_string())?;
+        c.set_write_timeout(timeout).map_err(|e| e.to_string())?;
+        if let Some(password) = &self.config.password {
+            redis::cmd("AUTH").arg(password).query::<()>(&mut c).map_err(|e| e.to_string())?;
+        }
+        if self.config.database != 0 {
+            redis::cmd("SELECT").arg(self.config.database).query::<()>(&mut c).map_err(|e| e.to_string())?;
+        }
+        Ok(c)
+    }
+
+    fn fail(&mut self, e: String) {
+        self.counters.redis_errors += 1;
+        if self.trust != Trust::Untrusted {
+            self.counters.untrusted_requests += 1;
+            self.warning = Some(format!(
+                "shmcache: Redis at {} failed ({e}); this request does not use the near cache",
+                self.config.url
+            ));
+        }
+        self.trust = Trust::Untrusted;
+    }
+
+    fn protocol_error<T>(&mut self) -> Option<T> {
+        self.connection = None;
+        self.fail("unexpected reply from the tier script".into());
+        None
+    }
+}
+
+fn apply_entries(cache: &Cache, entries: &[Entry]) {
+    for e in entries {
+        match &e.target {
+            Target::Key(ns, key) => {
+                if let Ok(ns) = Namespace::new(ns) {
+                    let _ = cache.delete(&ns, key);
+                }
+            }
+            Target::Namespace(ns) => {
+                if let Ok(ns) = Namespace::new(ns) {
+                    cache.flush_namespace(&ns);
+                    let _ = cache.delete(&reserved(), &generation_key(&ns));
+                }
+            }
+            // Handled by the caller (a full flush).
+            Target::All => {}
+        }
+    }
+}
+
+/// `tcp://host:port` or `unix:///path` as the client library spells it.
+fn connection_url(url: &str) -> Result<String, String> {
+    if let Some(rest) = url.strip_prefix("tcp://") {
+        Ok(format!("redis://{rest}"))
+    } else if let Some(path) = url.strip_prefix("unix://") {
+        if !path.starts_with('/') {
+            return Err(format!("shmcache.redis: {url} needs an absolute socket path (unix:///run/redis.sock)"));
+        }
+        Ok(format!("redis+unix://{path}"))
+    } else {
+        Err(format!("shmcache.redis: {url} must start with unix:// or tcp://"))
+    }
+}
+
+fn reserved() -> Namespace {
+    Namespace::new(RESERVED_NS).expect("short")
+}
+
+fn generation_key(ns: &Namespace) -> Vec<u8> {
+    [GENERATION_PREFIX, ns.name()].concat()
+}
+
+/// True when an invalidation newer than `q` may have been applied (or the position is lost).
+fn fill_is_stale(cache: &Cache, q: u64) -> bool {
+    read_int(cache, &reserved(), CLAIMED).is_none_or(|claimed| claimed as u64 > q)
+}
+
+fn read_int(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
+    let mut out = Vec::with_capacity(8);
+    match cache.get(ns, key, &mut out) {
+        Ok(Some(ValueKind::INT)) => Some(i64::from_le_bytes(out.as_slice().try_into().ok()?)),
+        _ => None,
+    }
+}
+
+fn read_bytes(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    cache.get(ns, key, &mut out).ok()?.map(|_| out)
+}
+
+/// Raises a position to at least `to` (max by compare-and-swap).
+fn raise(cache: &Cache, name: &[u8], to: u64) {
+    let ns = reserved();
+    let to = to as i64;
+    for _ in 0..64 {
+        match read_int(cache, &ns, name) {
+            Some(current) if current >= to => return,
+            Some(current) => {
+                if cache.cas(&ns, name, current, to).unwrap_or(false) {
+                    return;
+                }
+            }
+            None => {
+                if cache.add(&ns, name, ValueKind::INT, &to.to_le_bytes(), 0).unwrap_or(false) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Stream ids (`ms-seq`) as one ordered integer.
+const SEQ_BITS: u32 = 16;
+
+fn parse_id(s: &[u8]) -> Option<u64> {
+    let s = std::str::from_utf8(s).ok()?;
+    let (ms, seq) = s.split_once('-')?;
+    let (ms, seq): (u64, u64) = (ms.parse().ok()?, seq.parse().ok()?);
+    Some((ms << SEQ_BITS) | seq.min((1 << SEQ_BITS) - 1))
+}
+
+fn format_id(id: u64) -> String {
+    format!("{}-{}", id >> SEQ_BITS, id & ((1 << SEQ_BITS) - 1))
+}
+
+fn stream_id(v: &Value) -> Option<u64> {
+    parse_id(&bulk(v)?)
+}
+
+fn bulk(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::BulkString(b) => Some(b.clone()),
+        Value::SimpleString(s) => Some(s.as_bytes().to_vec()),
+        Value::Int(n) => Some(n.to_string().into_bytes()),
+        _ => None,
+    }
+}
+
+/// In Redis an integer is its decimal text (so INCRBY works on it); anything else is its
+/// kind byte (below b'-') followed by the engine's bytes.
+fn encode_value(kind: ValueKind, value: &[u8]) -> Vec<u8> {
+    if kind == ValueKind::INT {
+        if let Ok(bytes) = <[u8; 8]>::try_from(value) {
+            return i64::from_le_bytes(bytes).to_string().into_bytes();
+        }
+    }
+    let mut out = Vec::with_capacity(1 + value.len());
+    out.push(kind.0);
+    out.extend_from_slice(value);
+    out
+}
+
+fn decode_value(stored: &[u8]) -> Option<(ValueKind, Vec<u8>)> {
+    match stored.first() {
+        Some(&k) if k < b'-' => Some((ValueKind(k), stored[1..].to_vec())),
+        Some(_) => {
+            let n: i64 = std::str::from_utf8(stored).ok()?.parse().ok()?;
+            Some((ValueKind::INT, n.to_le_bytes().to_vec()))
+        }
+        None => None,
+    }
+}
+
+enum Target {
+    Key(Vec<u8>, Vec<u8>),
+    Namespace(Vec<u8>),
+    All,
+}
+
+struct Entry {
+    id: u64,
+    target: Target,
+}
+
+fn parse_entry(v: &Value) -> Option<Entry> {
+    let Value::Array(parts) = v else { return None };
+    let [id, Value::Array(fields)] = parts.as_slice() else { return None };
+    let id = stream_id(id)?;
+    let mut t = None;
+    let (mut ns, mut key) = (None, None);
+    for pair in fields.chunks(2) {
+        let [name, value] = pair else { return None };
+        match &bulk(name)?[..] {
+            b"t" => t = bulk(value),
+            b"n" => ns = bulk(value),
+            b"k" => key = bulk(value),
+            _ => {}
+        }
+    }
+    let target = match t.as_deref()? {
+        b"k" => Target::Key(ns?, key?),
+        b"n" => Target::Namespace(ns?),
+        b"a" => Target::All,
+        _ => return None,
+    };
+    Some(Entry { id, target })
+}
+
+fn random_epoch() -> Vec<u8> {
+    let mut bytes = [0u8; 16];
+    // SAFETY: writes at most 16 bytes into our buffer.
+    let n = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+    if n != bytes.len() as isize {
+        let t = now_ms() ^ ((std::process::id() as u64) << 40);
+        bytes[..8].copy_from_slice(&t.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect::<String>().into_bytes()
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_ids_keep_their_order_as_integers() {
+        let ids = ["0-0", "0-1", "1-0", "1700000000000-0", "1700000000000-5", "1700000000001-0"];
+        let packed: Vec<u64> = ids.iter().map(|s| parse_id(s.as_bytes()).unwrap()).collect();
+        assert!(packed.windows(2).all(|w| w[0] < w[1]), "{packed:?}");
+        assert_eq!(format_id(parse_id(b"1700000000000-5").unwrap()), "1700000000000-5");
+    }
+
+    #[test]
+    fn integers_are_decimal_in_redis_and_other_kinds_keep_their_kind_byte() {
+        assert_eq!(encode_value(ValueKind::INT, &(-42i64).to_le_bytes()), b"-42");
+        let (kind, bytes) = decode_value(b"-42").unwrap();
+        assert_eq!((kind, i64::from_le_bytes(bytes.try_into().unwrap())), (ValueKind::INT, -42));
+        assert_eq!(encode_value(ValueKind(6), b"12"), b"\x0612");
+        assert_eq!(decode_value(b"\x0612"), Some((ValueKind(6), b"12".to_vec())));
+    }
+
+    #[test]
+    fn urls_name_a_unix_socket_or_a_tcp_address() {
+        assert_eq!(connection_url("unix:///run/r.sock").unwrap(), "redis+unix:///run/r.sock");
+        assert_eq!(connection_url("tcp://10.0.0.2:6380").unwrap(), "redis://10.0.0.2:6380");
+        assert!(connection_url("redis://x").is_err());
+        assert!(connection_url("unix://relative").is_err());
+    }
+}

@@ -1,0 +1,87 @@
+-- Every operation of the tier in one script, so each is one round trip and atomic in Redis.
+-- KEYS[1]: the prefix. ARGV: op, namespace, key, a, b, stream length, apply limit.
+-- A data key carries the generation of everything ('' in the hash) and of its namespace, so a
+-- flush is one HINCRBY; the keys it retires stay until their TTL or Redis' eviction.
+local P = KEYS[1]
+local op, ns, key, a, b, maxlen = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local S = P .. 'inval'
+
+local function last_id()
+  local r = redis.call('XREVRANGE', S, '+', '-', 'COUNT', 1)
+  if r[1] then return r[1][1] end
+  return '0-0'
+end
+
+local function data_key()
+  local g = redis.call('HMGET', P .. 'gen', '', ns)
+  return P .. 'd:' .. (g[1] or '0') .. ':' .. (g[2] or '0') .. ':' .. #ns .. ':' .. ns .. key
+end
+
+local function invalidate_key()
+  return redis.call('XADD', S, 'MAXLEN', '~', maxlen, '*', 't', 'k', 'n', ns, 'k', key)
+end
+
+if op == 'get' then
+  local k = data_key()
+  local v = redis.call('GET', k)
+  if not v then return {false, 0, last_id()} end
+  return {v, redis.call('PTTL', k), last_id()}
+elseif op == 'set' or op == 'add' or op == 'replace' then
+  local k = data_key()
+  local ttl = tonumber(b)
+  if ttl < 0 then
+    -- A TTL in the past: the key ends up absent, add and replace keep their answers.
+    local existed = redis.call('EXISTS', k) == 1
+    if op == 'add' then return {existed and 0 or 1, false} end
+    if op == 'replace' and not existed then return {0, false} end
+    redis.call('DEL', k)
+    return {1, invalidate_key()}
+  end
+  local cmd = {'SET', k, a}
+  if ttl > 0 then cmd[#cmd + 1] = 'PX'; cmd[#cmd + 1] = ttl end
+  if op == 'add' then cmd[#cmd + 1] = 'NX' elseif op == 'replace' then cmd[#cmd + 1] = 'XX' end
+  if redis.call(unpack(cmd)) then return {1, invalidate_key()} end
+  return {0, false}
+elseif op == 'incr' then
+  local k = data_key()
+  local v = redis.call('GET', k)
+  if not v or not string.match(v, '^-?%d+$') then return {false, false} end
+  -- INCRBY refuses an overflow; the reply is read back as a string (Lua numbers are doubles).
+  local ok = pcall(redis.call, 'INCRBY', k, a)
+  if not ok then return {false, false} end
+  return {redis.call('GET', k), invalidate_key()}
+elseif op == 'cas' then
+  local k = data_key()
+  if redis.call('GET', k) ~= a then return {0, false} end
+  redis.call('SET', k, b, 'KEEPTTL')
+  return {1, invalidate_key()}
+elseif op == 'delete' then
+  local n = redis.call('DEL', data_key())
+  -- Published even when Redis had nothing: a near copy must never outlive the truth.
+  return {n, invalidate_key()}
+elseif op == 'flush' then
+  redis.call('HINCRBY', P .. 'gen', ns, 1)
+  if ns == '' then
+    return {1, redis.call('XADD', S, 'MAXLEN', '~', maxlen, '*', 't', 'a')}
+  end
+  return {1, redis.call('XADD', S, 'MAXLEN', '~', maxlen, '*', 't', 'n', 'n', ns)}
+elseif op == 'generation' then
+  local g = redis.call('HMGET', P .. 'gen', '', ns)
+  local v = g[2] or '0'
+  if ns == '' then v = g[1] or '0' end
+  return {v, last_id()}
+elseif op == 'sync' then
+  -- a: this server's epoch (a new random one if it has none); b: its applied position.
+  redis.call('SET', P .. 'epoch', a, 'NX')
+  local epoch = redis.call('GET', P .. 'epoch')
+  if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
+  local info = redis.call('XINFO', 'STREAM', S)
+  local last, trimmed = '0-0', '0-0'
+  for i = 1, #info, 2 do
+    if info[i] == 'last-generated-id' then last = info[i + 1]
+    elseif info[i] == 'max-deleted-entry-id' then trimmed = info[i + 1] end
+  end
+  local entries = redis.call('XRANGE', S, '(' .. b, '+', 'COUNT', tonumber(ARGV[7]) + 1)
+  return {epoch, trimmed, last, entries}
+end
+return redis.error_reply('shmcache: unknown tier operation')

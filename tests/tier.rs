@@ -1,0 +1,253 @@
+//! Tiered mode against a real redis-server: two regions stand for two servers, each with its own
+//! `Tier` (one per worker). Needs `redis-server` on PATH (scripts/test-tier.sh installs it).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shmcache::engine::{Cache, Config, Namespace, ValueKind};
+use shmcache::tier::{Tier, TierConfig, WriteMode};
+
+const STRING: ValueKind = ValueKind(6);
+
+struct Redis {
+    child: Option<Child>,
+    socket: PathBuf,
+}
+
+impl Redis {
+    fn start(name: &str) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join(format!("{name}.sock"));
+        let mut r = Redis { child: None, socket };
+        r.restart();
+        r
+    }
+
+    fn restart(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_file(&self.socket);
+        let child = Command::new("redis-server")
+            .args(["--port", "0", "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
+            .arg(&self.socket)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server on PATH");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn config(&self) -> TierConfig {
+        TierConfig { url: format!("unix://{}", self.socket.display()), ..TierConfig::default() }
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn region() -> Arc<Cache> {
+    Arc::new(Cache::create(&Config { keys_memory_size: 1 << 20, values_memory_size: 4 << 20, compress_threshold: 0 }).unwrap())
+}
+
+fn tier(redis: &Redis) -> Tier {
+    Tier::new(redis.config()).unwrap()
+}
+
+/// One request: begin, then a get.
+fn get(t: &mut Tier, cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    t.get(cache, ns, key, &mut out).map(|_| out)
+}
+
+fn request_get(t: &mut Tier, cache: &Cache, key: &[u8]) -> Option<Vec<u8>> {
+    t.begin_request();
+    get(t, cache, &Namespace::root(), key)
+}
+
+fn request_set(t: &mut Tier, cache: &Cache, key: &[u8], value: &[u8]) -> bool {
+    t.begin_request();
+    t.store(cache, &Namespace::root(), key, STRING, value, 0, WriteMode::Set)
+}
+
+#[test]
+fn a_write_on_one_server_is_read_by_the_next_request_on_the_other() {
+    let redis = Redis::start("write-read");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    // B now holds a near copy: the next read is served from its region.
+    let hits = tb.counters.near_hits;
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(tb.counters.near_hits, hits + 1);
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]));
+    ta.begin_request();
+    assert!(ta.delete(&a, &Namespace::root(), b"post"));
+    assert_eq!(request_get(&mut tb, &b, b"post"), None);
+}
+
+#[test]
+fn an_absent_key_is_remembered_near_until_a_write_anywhere() {
+    let redis = Redis::start("absent");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert_eq!(request_get(&mut tb, &b, b"notoptions"), None);
+    let trips = tb.counters.round_trips;
+    assert_eq!(request_get(&mut tb, &b, b"notoptions"), None);
+    assert_eq!(tb.counters.round_trips, trips + 1, "only the request's sync: the absence was near");
+    assert!(request_set(&mut ta, &a, b"notoptions", b"now"));
+    assert_eq!(request_get(&mut tb, &b, b"notoptions").as_deref(), Some(&b"now"[..]));
+}
+
+#[test]
+fn add_has_one_winner_across_servers_and_integers_are_shared() {
+    let redis = Redis::start("add");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    ta.begin_request();
+    tb.begin_request();
+    let one = 1i64.to_le_bytes();
+    let wins = [
+        ta.store(&a, &root, b"lock", ValueKind::INT, &one, 0, WriteMode::Add),
+        tb.store(&b, &root, b"lock", ValueKind::INT, &one, 0, WriteMode::Add),
+    ];
+    assert_eq!(wins, [true, false]);
+    assert_eq!(ta.incr(&a, &root, b"lock", 5), Some(6));
+    tb.begin_request();
+    assert_eq!(tb.incr(&b, &root, b"lock", -2), Some(4));
+    assert!(!ta.cas(&a, &root, b"lock", 6, 7), "cas compares with Redis' value, not a near copy");
+    ta.begin_request();
+    assert!(ta.cas(&a, &root, b"lock", 4, 10));
+    tb.begin_request();
+    let mut out = Vec::new();
+    assert_eq!(tb.get(&b, &root, b"lock", &mut out), Some(ValueKind::INT));
+    assert_eq!(out, 10i64.to_le_bytes());
+    assert!(!tb.store(&b, &root, b"nothing", STRING, b"x", 0, WriteMode::Replace));
+    assert_eq!(tb.incr(&b, &root, b"nothing", 1), None);
+}
+
+#[test]
+fn a_flush_on_one_server_empties_the_other() {
+    let redis = Redis::start("flush");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let site = Namespace::new(b"site").unwrap();
+    let other = Namespace::new(b"other").unwrap();
+    ta.begin_request();
+    assert!(ta.store(&a, &site, b"k", STRING, b"s", 0, WriteMode::Set));
+    assert!(ta.store(&a, &other, b"k", STRING, b"o", 0, WriteMode::Set));
+    tb.begin_request();
+    let generation = tb.generation(&b, &site);
+    assert!(generation > 0);
+    assert!(get(&mut tb, &b, &site, b"k").is_some());
+    assert!(get(&mut tb, &b, &other, b"k").is_some());
+
+    ta.begin_request();
+    assert_eq!(ta.generation(&a, &site), generation, "both servers see one generation");
+    assert!(ta.flush(&a, &site));
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &site, b"k"), None);
+    assert_eq!(get(&mut tb, &b, &other, b"k").as_deref(), Some(&b"o"[..]));
+    assert_ne!(tb.generation(&b, &site), generation);
+
+    ta.begin_request();
+    assert!(ta.flush(&a, &Namespace::root()));
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &other, b"k"), None);
+    assert!(tb.store(&b, &other, b"k", STRING, b"after", 0, WriteMode::Set));
+    ta.begin_request();
+    assert_eq!(get(&mut ta, &a, &other, b"k").as_deref(), Some(&b"after"[..]));
+}
+
+/// The race the fill protocol exists for: a request on B reads the old value from Redis, A
+/// writes, another worker on B applies the invalidation, and only then does the first request
+/// fill B's region with the old value. The next request on B must not read it.
+#[test]
+fn a_fill_older_than_an_applied_invalidation_loses() {
+    let redis = Redis::start("fill-race");
+    let (a, b) = (region(), region());
+    let mut ta = tier(&redis);
+    assert!(request_set(&mut ta, &a, b"post", b"old"));
+
+    let slow_config = TierConfig { test_fill_delay: Duration::from_millis(1000), ..redis.config() };
+    let b2 = Arc::clone(&b);
+    let slow_reader = std::thread::spawn(move || {
+        let mut slow = Tier::new(slow_config).unwrap();
+        let value = request_get(&mut slow, &b2, b"post");
+        (value, slow.counters.stale_fills_dropped)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(request_set(&mut ta, &a, b"post", b"new"));
+    let mut tb = tier(&redis);
+    // This request applies the invalidation while the slow one has not filled yet.
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"new"[..]));
+    let (value, dropped) = slow_reader.join().unwrap();
+    assert_eq!(value.as_deref(), Some(&b"old"[..]), "the slow request began before the write");
+    // Requests on B after the write: never the old value, from the region or from Redis.
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"new"[..]));
+    assert_eq!(dropped, 1);
+}
+
+#[test]
+fn redis_down_means_misses_and_failed_writes_then_a_restart_that_lost_data_empties_the_near_copy() {
+    let mut redis = Redis::start("restart");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+
+    redis.stop();
+    let started = Instant::now();
+    assert_eq!(request_get(&mut tb, &b, b"post"), None, "a region not synced is not read");
+    assert!(!tb.store(&b, &Namespace::root(), b"post", STRING, b"x", 0, WriteMode::Set));
+    assert!(tb.take_warning().is_some());
+    assert!(tb.take_warning().is_none(), "one warning per request");
+    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    assert_eq!(tb.counters.untrusted_requests, 1);
+
+    redis.restart();
+    // Redis came back empty (another epoch): B's near copy of v1 must not be served.
+    assert_eq!(request_get(&mut tb, &b, b"post"), None);
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]));
+}
+
+#[test]
+fn a_connection_survives_a_slow_redis_by_giving_up_within_the_timeout() {
+    let redis = Redis::start("slow");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    let socket = redis.socket.clone();
+    let sleeper = std::thread::spawn(move || {
+        Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "2"]).status().unwrap()
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    let started = Instant::now();
+    assert_eq!(request_get(&mut tb, &b, b"post"), None);
+    assert!(started.elapsed() < Duration::from_millis(600), "{:?}", started.elapsed());
+    sleeper.join().unwrap();
+    let after = request_get(&mut tb, &b, b"post");
+    assert_eq!(after.as_deref(), Some(&b"v1"[..]), "{:?}", tb.take_warning());
+}
