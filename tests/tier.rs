@@ -251,3 +251,30 @@ fn a_connection_survives_a_slow_redis_by_giving_up_within_the_timeout() {
     let after = request_get(&mut tb, &b, b"post");
     assert_eq!(after.as_deref(), Some(&b"v1"[..]), "{:?}", tb.take_warning());
 }
+
+#[test]
+fn the_stream_positions_outlive_the_rings_recycling_and_a_flush_of_the_region() {
+    let redis = Redis::start("positions");
+    // A small ring that many writes lap again and again.
+    let b = Arc::new(Cache::create(&Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 }).unwrap());
+    let mut ta = tier(&redis);
+    let a = region();
+    let mut tb = tier(&redis);
+    assert!(request_set(&mut tb, &b, b"k", b"v1"));
+    let resets = tb.counters.near_flushes;
+    // Another application on the same region fills it many times over.
+    let other = Namespace::new(b"other-app").unwrap();
+    for i in 0..20_000u32 {
+        b.set(&other, format!("x{i}").as_bytes(), STRING, &[7u8; 200], 0).unwrap();
+    }
+    // A write on the other server, then a request here: it applies the invalidation rather than
+    // finding its position gone and emptying the whole near copy.
+    assert!(request_set(&mut ta, &a, b"k", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"v2"[..]));
+    assert_eq!(tb.counters.near_flushes, resets, "the ring's recycling must not cost a full reset");
+    // A flush of the whole region by code outside the tier keeps the positions too.
+    b.flush_all();
+    assert!(request_set(&mut ta, &a, b"k", b"v3"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"v3"[..]));
+    assert_eq!(tb.counters.near_flushes, resets, "a flush of the region must not cost a full reset");
+}

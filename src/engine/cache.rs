@@ -29,7 +29,7 @@ use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
 use super::index::{key_hash, namespace_hash, Probe};
 use super::namespace::NamespaceTable;
-use super::region::{Config, Region, BUCKET_BYTES, NS_BUCKETS, SLOTS_PER_BUCKET};
+use super::region::{Config, Region, BUCKET_BYTES, COORDINATION_WORDS, NS_BUCKETS, SLOTS_PER_BUCKET};
 use super::ring;
 use super::stats::{install_fork_hook, Counter};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
@@ -145,6 +145,13 @@ impl Cache {
 
     pub fn region(&self) -> &Region {
         &self.region
+    }
+
+    /// Words that a layer above the cache uses to coordinate the processes sharing this region
+    /// (tiered mode keeps its stream positions there). Unlike entries, neither a flush nor the
+    /// ring's recycling touches them: a value stays until a process changes it.
+    pub fn coordination_words(&self) -> &[AtomicU64; COORDINATION_WORDS] {
+        &self.region.header().coordination.0
     }
 
     /// Largest value (after compression) storable under a key of `key_len` bytes.

@@ -18,7 +18,7 @@ mod stats;
 
 pub use cache::{Cache, ListedEntry, Namespace, ValueKind, ValueSink};
 pub use error::Error;
-pub use region::{Config, Region, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
+pub use region::{Config, Region, COORDINATION_WORDS, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;
 #[cfg(feature = "fuzzing")]
 pub use region::FuzzLayout;

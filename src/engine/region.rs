@@ -12,7 +12,7 @@ use super::error::Error;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 6;
+pub const LAYOUT_VERSION: u32 = 7;
 pub(crate) const HEADER_LEN: usize = 4096;
 pub(crate) const SLOTS_PER_BUCKET: usize = 4;
 pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
@@ -98,7 +98,13 @@ pub(crate) struct Header {
     pub ring_offset: u64,
     pub hot: HotWords,
     pub stats: StatsBlock,
+    /// Words a layer above the cache keeps for the processes of this region (see
+    /// `Cache::coordination_words`); zero in a new region.
+    pub coordination: Padded<[AtomicU64; COORDINATION_WORDS]>,
 }
+
+/// How many coordination words a region has.
+pub const COORDINATION_WORDS: usize = 4;
 
 /// Words every writer touches, each on its own cache line.
 #[repr(C)]

@@ -5,27 +5,31 @@
 //! The protocol (docs/design.md, "Tiered mode"):
 //! - every write is one script run in Redis that also appends the key (or namespace, or "all")
 //!   to the stream `{prefix}inval` and returns the entry's id S;
-//! - the region keeps two stream positions: `claimed`, raised before an applier deletes, and
-//!   `applied`, raised after it has deleted everything up to it;
+//! - the region keeps two stream positions in its coordination words (out of reach of flushes
+//!   and of the ring's recycling): `claimed`, raised before an applier deletes, and `applied`,
+//!   raised after it has deleted everything up to it; both only ever grow, except that a new
+//!   Redis (another epoch) sets `applied` to its own position;
 //! - a request's first cache call reads the stream after `applied` (one round trip) and applies
 //!   it; until then, and for the whole request if Redis fails, the near copy is not trusted;
 //! - a fill (a near miss read from Redis along with the stream's last id Q, or a local write
 //!   with Q = S) inserts, then loads `claimed`: above Q, an invalidation newer than the value
 //!   may already have been applied, so the fill is deleted again.
 
-use std::sync::atomic::{fence, Ordering};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::time::Duration;
 
 use redis::{Script, Value};
 
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 
-/// The namespace of the tier's own entries in the region (positions, epoch, counters,
-/// generations). Applications cannot name it: it starts with a NUL byte.
+/// The namespace of the tier's own entries in the region (the generations). Applications
+/// cannot name it: it starts with a NUL byte.
 const RESERVED_NS: &[u8] = b"\0shmcache-tier";
-const CLAIMED: &[u8] = b"claimed";
-const APPLIED: &[u8] = b"applied";
-const EPOCH: &[u8] = b"epoch";
+/// The region's coordination words the tier uses (`Cache::coordination_words`): the stream
+/// positions, and a hash of the epoch of the Redis they belong to (0: none yet).
+const CLAIMED: usize = 0;
+const APPLIED: usize = 1;
+const EPOCH: usize = 2;
 const GENERATION_PREFIX: &[u8] = b"gen:";
 /// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
 /// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
@@ -298,10 +302,9 @@ impl Tier {
         // This server's copy goes now (the stream entry reaches it too, harmlessly).
         if ns.is_root() {
             // Everything up to our entry is covered by the flush.
-            let epoch = read_bytes(cache, &reserved(), EPOCH);
-            match epoch {
-                Some(epoch) => self.reset_near(cache, Some((&epoch, id))),
-                None => self.reset_near(cache, None),
+            match word(cache, EPOCH).load(Ordering::SeqCst) {
+                0 => self.reset_near(cache, None),
+                epoch => self.reset_near(cache, Some((epoch, id))),
             }
         } else {
             raise(cache, CLAIMED, id);
@@ -339,27 +342,25 @@ impl Tier {
 
     /// One round trip: epoch check and the invalidations after `applied`, applied.
     fn sync(&mut self, cache: &Cache) -> Result<(), String> {
-        let applied = read_int(cache, &reserved(), APPLIED).map(|v| v as u64);
-        let epoch = read_bytes(cache, &reserved(), EPOCH);
+        let applied = word(cache, APPLIED).load(Ordering::SeqCst);
+        let epoch = word(cache, EPOCH).load(Ordering::SeqCst);
         // Always a new value: a Redis that lost its data must not be handed back the old one.
         let candidate = random_epoch();
-        let position = format_id(applied.unwrap_or(0));
+        let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
         let reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
         let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
             return Err("unexpected reply to the sync script".into());
         };
-        let redis_epoch = bulk(redis_epoch).ok_or("no epoch in the sync reply")?;
+        let redis_epoch = epoch_hash(&bulk(redis_epoch).ok_or("no epoch in the sync reply")?);
         let trimmed = stream_id(trimmed).ok_or("bad stream id")?;
         let last = stream_id(last).ok_or("bad stream id")?;
-        let fresh = match applied {
-            Some(a) => epoch.as_deref() == Some(&redis_epoch[..]) && trimmed <= a && entries.len() <= self.config.max_apply,
-            None => false,
-        };
+        // (A new region has no epoch yet: 0, which no hash is.)
+        let fresh = epoch == redis_epoch && trimmed <= applied && entries.len() <= self.config.max_apply;
         if !fresh {
             // Unknown position, another Redis (a restart that lost the data), missed entries
             // (trimmed) or too many: everything near goes.
-            self.reset_near(cache, Some((&redis_epoch, last)));
+            self.reset_near(cache, Some((redis_epoch, last)));
             return Ok(());
         }
         if entries.is_empty() {
@@ -371,28 +372,16 @@ impl Tier {
         }
         let newest = parsed.last().map_or(0, |e| e.id);
         if parsed.iter().any(|e| matches!(e.target, Target::All)) {
-            self.reset_near(cache, Some((&redis_epoch, last.max(newest))));
+            self.reset_near(cache, Some((redis_epoch, last.max(newest))));
             return Ok(());
         }
-        // A full flush by another worker while we delete wipes our `claimed` too (it is an entry
-        // of the region); a fill that then loaded a lower one could outlive our delete. So the
-        // deletes are repeated until `claimed` is seen to have held through them.
-        let mut held = false;
-        for _ in 0..4 {
-            raise(cache, CLAIMED, newest);
-            // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its
-            // load of `claimed`. One of the two sees the other.
-            fence(Ordering::SeqCst);
-            apply_entries(cache, &parsed);
-            fence(Ordering::SeqCst);
-            if read_int(cache, &reserved(), CLAIMED).is_some_and(|c| c as u64 >= newest) {
-                held = true;
-                break;
-            }
-        }
-        if !held {
-            return Err("the region was flushed repeatedly while invalidations were applied".into());
-        }
+        raise(cache, CLAIMED, newest);
+        // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its load
+        // of `claimed`. One of the two sees the other.
+        fence(Ordering::SeqCst);
+        // A delete that could not be made leaves `applied` where it was and the request
+        // untrusted: the next request applies the same entries again.
+        apply_entries(cache, &parsed)?;
         raise(cache, APPLIED, newest);
         self.counters.invalidations_applied += parsed.len() as u64;
         self.counters.lag_ms = now_ms().saturating_sub(newest >> SEQ_BITS);
@@ -401,20 +390,21 @@ impl Tier {
 
     /// Empties the near copy. With `position`, the region then remembers Redis' epoch and that
     /// everything up to the stream's `last` id is applied.
-    fn reset_near(&mut self, cache: &Cache, position: Option<(&[u8], u64)>) {
-        // `claimed` may already be above `last` (a local write claims its own entry): it never
-        // goes down. `applied` becomes `last` only: the flush covers the entries up to it, not
-        // the ones between `last` and a claim that another worker is still applying.
-        let remembered = read_int(cache, &reserved(), CLAIMED).unwrap_or(0) as u64;
-        let claim = position.map_or(0, |(_, last)| last).max(remembered);
-        // Fills racing with the flush see `claimed` gone (flushed) or above them: they delete.
-        raise(cache, CLAIMED, claim);
+    fn reset_near(&mut self, cache: &Cache, position: Option<(u64, u64)>) {
+        // Fills racing with the flush see `claimed` above them: they delete. (`claimed` may
+        // already be above `last`, a local write claims its own entry: it never goes down.)
+        raise(cache, CLAIMED, position.map_or(0, |(_, last)| last));
         fence(Ordering::SeqCst);
         cache.flush_all();
-        raise(cache, CLAIMED, claim);
         if let Some((epoch, last)) = position {
-            let _ = cache.set(&reserved(), EPOCH, ValueKind(0), epoch, 0);
-            raise(cache, APPLIED, last);
+            if word(cache, EPOCH).swap(epoch, Ordering::SeqCst) == epoch {
+                // `applied` becomes at least `last` only: the flush covers the entries up to
+                // it, not the ones between `last` and a claim another worker is still applying.
+                raise(cache, APPLIED, last);
+            } else {
+                // Another Redis: the old position means nothing in its stream.
+                word(cache, APPLIED).store(last, Ordering::SeqCst);
+            }
         }
         self.counters.near_flushes += 1;
     }
@@ -527,12 +517,13 @@ impl Tier {
     }
 }
 
-fn apply_entries(cache: &Cache, entries: &[Entry]) {
+fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
     for e in entries {
         match &e.target {
+            // (A name the engine refuses cannot have entries here.)
             Target::Key(ns, key) => {
                 if let Ok(ns) = Namespace::new(ns) {
-                    let _ = cache.delete(&ns, key);
+                    cache.delete(&ns, key).map_err(|e| format!("an invalidation could not be applied: {e}"))?;
                 }
             }
             Target::Namespace(ns) => {
@@ -545,6 +536,7 @@ fn apply_entries(cache: &Cache, entries: &[Entry]) {
             Target::All => {}
         }
     }
+    Ok(())
 }
 
 /// `tcp://host:port` or `unix:///path` as the client library spells it.
@@ -569,9 +561,18 @@ fn generation_key(ns: &Namespace) -> Vec<u8> {
     [GENERATION_PREFIX, ns.name()].concat()
 }
 
-/// True when an invalidation newer than `q` may have been applied (or the position is lost).
+/// True when an invalidation newer than `q` may have been applied.
 fn fill_is_stale(cache: &Cache, q: u64) -> bool {
-    read_int(cache, &reserved(), CLAIMED).is_none_or(|claimed| claimed as u64 > q)
+    word(cache, CLAIMED).load(Ordering::SeqCst) > q
+}
+
+fn word(cache: &Cache, which: usize) -> &AtomicU64 {
+    &cache.coordination_words()[which]
+}
+
+/// A nonzero 64-bit stand-in for Redis' epoch value (0 means "none yet").
+fn epoch_hash(epoch: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(epoch) | 1
 }
 
 fn read_int(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
@@ -582,30 +583,10 @@ fn read_int(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
     }
 }
 
-fn read_bytes(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    cache.get(ns, key, &mut out).ok()?.map(|_| out)
-}
-
-/// Raises a position to at least `to` (max by compare-and-swap).
-fn raise(cache: &Cache, name: &[u8], to: u64) {
-    let ns = reserved();
-    let to = to as i64;
-    for _ in 0..64 {
-        match read_int(cache, &ns, name) {
-            Some(current) if current >= to => return,
-            Some(current) => {
-                if cache.cas(&ns, name, current, to).unwrap_or(false) {
-                    return;
-                }
-            }
-            None => {
-                if cache.add(&ns, name, ValueKind::INT, &to.to_le_bytes(), 0).unwrap_or(false) {
-                    return;
-                }
-            }
-        }
-    }
+/// Raises a position to at least `to`. A read-modify-write even when it is already higher, so
+/// that Dekker's pairing with `fill` holds by the language's rules, not only the hardware's.
+fn raise(cache: &Cache, which: usize, to: u64) {
+    word(cache, which).fetch_max(to, Ordering::SeqCst);
 }
 
 /// Stream ids (`ms-seq`) as one ordered integer.
@@ -713,6 +694,18 @@ fn now_ms() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claimed_never_goes_down_not_even_across_a_flush_of_the_region() {
+        let config = crate::engine::Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 };
+        let cache = Cache::create(&config).unwrap();
+        raise(&cache, CLAIMED, 10);
+        cache.flush_all();
+        // A late raise from a worker that read an older position (a reset that began earlier).
+        raise(&cache, CLAIMED, 5);
+        assert!(fill_is_stale(&cache, 7), "a fill older than an applied invalidation must lose");
+        assert!(!fill_is_stale(&cache, 10));
+    }
 
     #[test]
     fn stream_ids_keep_their_order_as_integers() {

@@ -76,11 +76,13 @@ elseif op == 'sync' then
   local epoch = redis.call('GET', P .. 'epoch')
   if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
   local info = redis.call('XINFO', 'STREAM', S)
-  local last, trimmed = '0-0', '0-0'
+  local last, trimmed = '0-0', nil
   for i = 1, #info, 2 do
     if info[i] == 'last-generated-id' then last = info[i + 1]
     elseif info[i] == 'max-deleted-entry-id' then trimmed = info[i + 1] end
   end
+  -- Before Redis 7.0 a trimmed stream cannot be told from a complete one.
+  if not trimmed then return redis.error_reply('shmcache: tiered mode needs Redis 7.0 or later') end
   local entries = redis.call('XRANGE', S, '(' .. b, '+', 'COUNT', tonumber(ARGV[7]) + 1)
   return {epoch, trimmed, last, entries}
 end
