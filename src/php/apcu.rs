@@ -557,7 +557,7 @@ pub fn apcu_cache_info(limited: bool) -> PhpResult<Zval> {
     info.insert("num_entries", s.slots_used as i64)?;
     info.insert("expunges", s.kicks as f64)?;
     info.insert("start_time", s.start_time as i64)?;
-    info.insert("mem_size", s.ring_used as i64)?;
+    info.insert("mem_size", s.ring_used as f64)?;
     info.insert("memory_type", "mmap")?;
     if !limited {
         let mut list = ZendHashTable::new();
