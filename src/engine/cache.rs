@@ -61,6 +61,8 @@ impl ValueKind {
 pub struct Namespace {
     name: Vec<u8>,
     hash: u64,
+    /// Writes through this namespace record the time they stored (`EntryHeader::stored_at`).
+    records_store_times: bool,
 }
 
 impl Namespace {
@@ -68,11 +70,18 @@ impl Namespace {
         if name.len() > MAX_NAMESPACE_LEN {
             return Err(Error::NamespaceTooLong { len: name.len(), max: MAX_NAMESPACE_LEN });
         }
-        Ok(Namespace { name: name.to_vec(), hash: namespace_hash(name) })
+        Ok(Namespace { name: name.to_vec(), hash: namespace_hash(name), records_store_times: false })
+    }
+
+    /// The same namespace, whose writes also record when they stored (one clock read per write,
+    /// which other namespaces do not pay): `Cache::times` and the listing report it.
+    pub fn recording_store_times(mut self) -> Namespace {
+        self.records_store_times = true;
+        self
     }
 
     pub fn root() -> Namespace {
-        Namespace { name: Vec::new(), hash: 0 }
+        Namespace { name: Vec::new(), hash: 0, records_store_times: false }
     }
 
     pub fn name(&self) -> &[u8] {
@@ -314,6 +323,36 @@ fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// A Unix time as the 32 bits an entry header keeps (times past 2106 as its last second).
+fn clamp_secs(t: u64) -> u32 {
+    u32::try_from(t).unwrap_or(u32::MAX)
+}
+
+/// An entry's expiry and store time, in Unix seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryTimes {
+    /// When the entry dies; 0 = never.
+    pub expires_at: u64,
+    /// When its value was stored; 0 unless its namespace records store times.
+    pub stored_at: u64,
+}
+
+impl EntryTimes {
+    fn of(h: &EntryHeader) -> EntryTimes {
+        EntryTimes { expires_at: u64::from(h.expires_at), stored_at: u64::from(h.stored_at) }
+    }
+
+    /// The TTL the value was stored with (what APCu reports): None when its namespace does not
+    /// record store times.
+    pub fn ttl_given(&self) -> Option<u64> {
+        match (self.expires_at, self.stored_at) {
+            (0, _) => Some(0),
+            (_, 0) => None,
+            (e, s) => Some(e.saturating_sub(s)),
+        }
+    }
+}
+
 /// `a == b`, with slices of up to 16 bytes (most keys) compared as two overlapping words each
 /// instead of through a call to memcmp, which a get of a short key spent some 20 instructions on.
 #[inline(always)]
@@ -440,7 +479,7 @@ impl Cache {
     fn liveness(&self, h: &EntryHeader, generation: Option<u64>) -> Liveness {
         if h.epoch != self.epoch() || generation != Some(h.ns_generation) {
             Liveness::Flushed
-        } else if h.expires_at != 0 && h.expires_at <= now_secs() {
+        } else if h.expires_at != 0 && u64::from(h.expires_at) <= now_secs() {
             Liveness::Expired
         } else {
             Liveness::Live
@@ -849,12 +888,18 @@ impl Cache {
     /// When a live `key` expires (Unix time in seconds, 0 = never); None when it is not live.
     /// Validated like `exists` (no hit/miss counted).
     pub fn expires_at(&self, ns: &Namespace, key: &[u8]) -> Result<Option<u64>, Error> {
+        Ok(self.times(ns, key)?.map(|t| t.expires_at))
+    }
+
+    /// The expiry and store time of a live `key`; None when it is not live. Validated like
+    /// `exists` (no hit/miss counted).
+    pub fn times(&self, ns: &Namespace, key: &[u8]) -> Result<Option<EntryTimes>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
         Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
-                Some(header.expires_at)
+                Some(EntryTimes::of(&header))
             }
             _ => None,
         })
@@ -874,13 +919,14 @@ impl Cache {
         self.store(ns, key, kind, value, ttl, Mode::Replace)
     }
 
-    fn expiry(ttl: i64) -> u64 {
+    /// The expiry of a value stored at `now` with `ttl` (`now` is read only when needed).
+    fn expiry(ttl: i64, now: u64) -> u32 {
         match ttl {
             0 => 0,
             // A TTL in the past stores an entry that is already dead, so add/replace keep their
             // meaning and nothing becomes visible.
             t if t < 0 => 1,
-            t => now_secs().saturating_add(t as u64),
+            t => clamp_secs(now.saturating_add(t as u64)),
         }
     }
 
@@ -890,6 +936,8 @@ impl Cache {
         if value.len() > u32::MAX as usize {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
+        let now = if ttl > 0 || ns.records_store_times { now_secs() } else { 0 };
+        let stored_at = if ns.records_store_times { clamp_secs(now) } else { 0 };
         let store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
@@ -901,7 +949,8 @@ impl Cache {
                 stored,
                 flags,
                 raw_len: value.len() as u32,
-                expires_at: Self::expiry(ttl),
+                expires_at: Self::expiry(ttl, now),
+                stored_at,
             };
             self.store_draft(&draft, mode)
         };
@@ -1018,6 +1067,7 @@ impl Cache {
             checksum: 0,
             ns_generation: generation,
             expires_at: d.expires_at,
+            stored_at: d.stored_at,
             epoch,
             stored_len: d.stored.len() as u32,
             raw_len: d.raw_len,
@@ -1376,7 +1426,9 @@ impl Cache {
                 stored: &bytes,
                 flags: 0,
                 raw_len: 8,
+                // An increment keeps the entry's expiry and store time, as APCu's does.
                 expires_at: header.expires_at,
+                stored_at: header.stored_at,
             };
             let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
             let new_word = make_word(probe.tag, offset, draft.entry_len());
@@ -1502,7 +1554,8 @@ struct Draft<'a> {
     stored: &'a [u8],
     flags: u8,
     raw_len: u32,
-    expires_at: u64,
+    expires_at: u32,
+    stored_at: u32,
 }
 
 impl Draft<'_> {

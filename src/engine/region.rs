@@ -12,7 +12,7 @@ use super::error::Error;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 6;
+pub const LAYOUT_VERSION: u32 = 7;
 pub(crate) const HEADER_LEN: usize = 4096;
 pub(crate) const SLOTS_PER_BUCKET: usize = 4;
 pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
