@@ -25,12 +25,14 @@ foreach (apcu_cache_info()['cache_list'] as $row) {
     }
 }
 
+$t3 = time();
 apcu_store('n', 1, 300);
 $created = apcu_key_info('n')['creation_time'];
+$t4 = time();
 usleep(1100000);
 apcu_inc('n');
 $after = apcu_key_info('n');
-echo 'after inc: ttl ', $after['ttl'], ', creation_time kept: ', var_export($after['creation_time'] === $created, true), "\n";
+echo 'after inc: ttl ', $after['ttl'], ', creation_time kept: ', var_export($after['creation_time'] === $created, true), ', ', when($after['creation_time'], $t3, $t4), "\n";
 $t2 = time();
 apcu_store('n', 5, 30);
 $renewed = apcu_key_info('n');
@@ -55,6 +57,6 @@ key_info ttl: 100, creation_time in range, mtime = creation_time: true
 no TTL: 0
 iterator ttl: 100, mtime in range, creation_time in range
 cache_list ttl: 100, mtime in range
-after inc: ttl 300, creation_time kept: true
+after inc: ttl 300, creation_time kept: true, in range
 after a new store: ttl 30, creation_time in range
 other process: ttl 77, creation_time in range
