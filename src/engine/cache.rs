@@ -919,7 +919,14 @@ impl Cache {
         self.store(ns, key, kind, value, ttl, Mode::Replace)
     }
 
-    /// The expiry of a value stored at `now` with `ttl` (`now` is read only when needed).
+    /// The expiry and store time of a write with `ttl` into `ns`, from one clock read.
+    #[inline(never)]
+    fn times_of_write(ttl: i64, ns: &Namespace) -> (u32, u32) {
+        let now = now_secs();
+        (Self::expiry(ttl, now), if ns.records_store_times { clamp_secs(now) } else { 0 })
+    }
+
+    /// The expiry of a value stored at `now` with `ttl`.
     fn expiry(ttl: i64, now: u64) -> u32 {
         match ttl {
             0 => 0,
@@ -936,8 +943,8 @@ impl Cache {
         if value.len() > u32::MAX as usize {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
-        let now = if ttl > 0 || ns.records_store_times { now_secs() } else { 0 };
-        let stored_at = if ns.records_store_times { clamp_secs(now) } else { 0 };
+        // Most writes have neither a TTL nor a store time to record: no clock read for them.
+        let (expires_at, stored_at) = if ttl == 0 && !ns.records_store_times { (0, 0) } else { Self::times_of_write(ttl, ns) };
         let store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
@@ -949,7 +956,7 @@ impl Cache {
                 stored,
                 flags,
                 raw_len: value.len() as u32,
-                expires_at: Self::expiry(ttl, now),
+                expires_at,
                 stored_at,
             };
             self.store_draft(&draft, mode)
