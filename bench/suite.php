@@ -83,6 +83,11 @@ function caches(): array {
             'flush' => '$RD->flushDb()',
         ];
     }
+    // BENCH_ONLY=apcu,...: only these caches (bench/apcu.sh measures the apcu_* functions alone,
+    // served by shmcache in one process and by APCu in another).
+    if ($only = getenv('BENCH_ONLY')) {
+        $c = array_intersect_key($c, array_flip(explode(',', $only)));
+    }
     return $c;
 }
 

@@ -46,6 +46,7 @@ show('after clear', [apcu_exists('x'), apcu_exists(''), apcu_fetch(['x', 'c'])])
 echo "-- info\n";
 show('cache_info limited keys', array_keys(apcu_cache_info(true)));
 show('cache_info keys', array_keys(apcu_cache_info()));
+show('cache_info types', array_map('gettype', apcu_cache_info(true)));
 $sma = apcu_sma_info(true);
 show('sma_info limited keys', array_keys($sma));
 show('sma types', [gettype($sma['num_seg']), gettype($sma['seg_size']), gettype($sma['avail_mem'])]);
@@ -142,6 +143,18 @@ cache_info keys: array (
   10 => 'cache_list',
   11 => 'deleted_list',
   12 => 'slot_distribution',
+)
+cache_info types: array (
+  'num_slots' => 'integer',
+  'ttl' => 'integer',
+  'num_hits' => 'double',
+  'num_misses' => 'double',
+  'num_inserts' => 'double',
+  'num_entries' => 'integer',
+  'expunges' => 'double',
+  'start_time' => 'integer',
+  'mem_size' => 'double',
+  'memory_type' => 'string',
 )
 sma_info limited keys: array (
   0 => 'num_seg',

@@ -616,8 +616,9 @@ function apcu_clear_cache(): bool {}
 
 /**
  * The region's counters; unless $limited, also 'cache_list': one row per live APCu entry
- * (info, ttl = seconds left, num_hits, mtime, creation_time, deletion_time, access_time,
- * ref_count, mem_size = bytes in the value ring; hits and times are 0: not kept).
+ * (info, ttl = the TTL given, num_hits, mtime and creation_time = the store time,
+ * deletion_time, access_time, ref_count, mem_size = bytes in the value ring; hits and the
+ * other times are 0: not kept).
  * @return array<string, mixed>|false
  */
 function apcu_cache_info(bool $limited = false): mixed {}

@@ -33,8 +33,13 @@ pub(crate) struct EntryHeader {
     pub checksum: u64,
     /// Generation of the entry's namespace when written (0 for the root namespace).
     pub ns_generation: u64,
-    /// Unix time in seconds after which the entry is dead; 0 = never.
-    pub expires_at: u64,
+    /// Unix time in seconds after which the entry is dead; 0 = never. (32 bits: until 2106; a
+    /// later expiry is stored as the last second that fits.)
+    pub expires_at: u32,
+    /// Unix time in seconds the value was stored, for namespaces that record write times (the
+    /// apcu_* functions report it as APCu's creation and modification times, and the TTL given
+    /// as `expires_at - stored_at`); 0 elsewhere, so that other writes read no clock.
+    pub stored_at: u32,
     /// Global flush epoch when written.
     pub epoch: u64,
     /// Bytes of value stored (compressed length when compressed).
@@ -65,8 +70,9 @@ impl EntryHeader {
         self.flags & FLAG_COMPRESSED != 0
     }
 
-    /// The header as the seven 64-bit words it occupies: the first five fields, then the two
-    /// lengths, then key_len, ns_len, kind, flags and padding.
+    /// The header as the seven 64-bit words it occupies: offset, checksum, generation, the
+    /// expiry with the store time (in its high half), the epoch, then the two lengths, then
+    /// key_len, ns_len, kind, flags and padding.
     #[inline(always)]
     pub fn words(&self) -> [u64; 7] {
         // SAFETY: EntryHeader is repr(C), 56 bytes (asserted above) with no implicit padding
@@ -126,9 +132,12 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 /// as XXH3 mixes inputs of 17 to 128 bytes, and the products summed and avalanched. A product
 /// whose operand equals its constant or the constant's complement no longer depends on its
 /// partner, so the partners that can be hidden that way are also added on their own: either
-/// hash (a key or a value can be chosen whose hash hides the other) and the epoch (a TTL can
-/// make the expiry hide it). No other header word of a real entry can reach either value (ring
-/// offsets and counters stay far below them, stored lengths below 2^31, padding is zero).
+/// hash (a key or a value can be chosen whose hash hides the other) and the epoch (beside the
+/// expiry word, which before layout 7 a TTL could steer onto its constant). No header word of
+/// a real entry can reach either value: ring offsets and counters stay far below them, stored
+/// lengths below 2^31, padding is zero, and the expiry word, the expiry in its low half and the
+/// store time in its high half, would need a store time of 1986 or of 2089 (or, unrecorded,
+/// 0, a high half no 64-bit constant here has).
 #[inline(always)]
 pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64, value_hash: u64) -> u64 {
     let [offset, _checksum, generation, expires_at, epoch, lengths, shape] = h.words();
@@ -136,8 +145,8 @@ pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64, value_hash: u64) -> u6
         .wrapping_add(fold_mul(expires_at ^ MIX[2], epoch ^ MIX[3]))
         .wrapping_add(fold_mul(lengths ^ MIX[4], shape ^ MIX[5]))
         .wrapping_add(fold_mul(key_hash ^ MIX[6], value_hash ^ MIX[7]));
-    // Of the header words only the expiry can reach its constant's complement (through a TTL),
-    // which hides the epoch; either hash can be made to hide the other.
+    // Either hash can be made to hide the other; the epoch is added too, as a second line
+    // behind the expiry word (see above).
     let exposed = epoch.wrapping_add(key_hash).wrapping_add(value_hash.rotate_left(32));
     // XXH3's avalanche.
     let acc = products.wrapping_add(exposed);
@@ -165,6 +174,7 @@ mod tests {
             checksum: 0,
             ns_generation: 3,
             expires_at: 1_800_000_000,
+            stored_at: 1_790_000_000,
             epoch: 2,
             stored_len: 42,
             raw_len: 42,
@@ -204,13 +214,20 @@ mod tests {
         for degenerate in [MIX[7], !MIX[7]] {
             assert_ne!(checksum_of(&base, 1, degenerate), checksum_of(&base, 2, degenerate), "value hash {degenerate:#x}");
         }
-        // The epoch beside an expiry that does the same to theirs (a TTL can reach it).
-        for expires_at in [MIX[2], !MIX[2]] {
+        // The epoch beside an expiry word that does the same to theirs.
+        for expiry_word in [MIX[2], !MIX[2]] {
             let (mut a, mut b) = (base, base);
-            a.expires_at = expires_at;
-            b.expires_at = expires_at;
+            a.expires_at = expiry_word as u32;
+            a.stored_at = (expiry_word >> 32) as u32;
+            b.expires_at = a.expires_at;
+            b.stored_at = a.stored_at;
             b.epoch += 1;
-            assert_ne!(checksum_of(&a, key_hash, value_hash), checksum_of(&b, key_hash, value_hash), "expiry {expires_at:#x}");
+            assert_eq!(a.words()[3], expiry_word);
+            assert_ne!(checksum_of(&a, key_hash, value_hash), checksum_of(&b, key_hash, value_hash), "expiry word {expiry_word:#x}");
         }
+        // The store time counts on its own.
+        let mut later = base;
+        later.stored_at += 1;
+        assert_ne!(checksum_of(&later, key_hash, value_hash), sum, "store time");
     }
 }

@@ -49,13 +49,13 @@ const MAX_POLL: Duration = Duration::from_millis(20);
 
 fn apcu_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
-    NS.get_or_init(|| Namespace::new(b"apcu").expect("a short name"))
+    NS.get_or_init(|| Namespace::new(b"apcu").expect("a short name").recording_store_times())
 }
 
 /// Where the empty key lives (under the key "-"): a name no `apcu_*` key can reach.
 fn empty_key_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
-    NS.get_or_init(|| Namespace::new(b"apcu\0empty-key").expect("a short name"))
+    NS.get_or_init(|| Namespace::new(b"apcu\0empty-key").expect("a short name").recording_store_times())
 }
 
 /// The leases of running `apcu_entry()` generators, by key; each holds its owner's pid.
@@ -557,7 +557,7 @@ pub fn apcu_cache_info(limited: bool) -> PhpResult<Zval> {
     info.insert("num_entries", s.slots_used as i64)?;
     info.insert("expunges", s.kicks as f64)?;
     info.insert("start_time", s.start_time as i64)?;
-    info.insert("mem_size", s.ring_used as i64)?;
+    info.insert("mem_size", s.ring_used as f64)?;
     info.insert("memory_type", "mmap")?;
     if !limited {
         let mut list = ZendHashTable::new();
@@ -613,16 +613,16 @@ pub fn apcu_key_info(key: KeyArg) -> PhpResult<Option<ZBox<ZendHashTable>>> {
         return Ok(None);
     }
     let (ns, k) = locate(&key);
-    let Some(expires_at) = cache.expires_at(ns, k).unwrap_or_else(refused) else { return Ok(None) };
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let Some(times) = cache.times(ns, k).unwrap_or_else(refused) else { return Ok(None) };
     let mut info = ZendHashTable::new();
-    // shmcache keeps no per-entry hits or times: only the expiry, given as the seconds left.
+    // Entries keep their store time and expiry, but no hit count nor last access: those would
+    // be a shared write on every read.
     info.insert("hits", 0i64)?;
     info.insert("access_time", 0i64)?;
-    info.insert("mtime", 0i64)?;
-    info.insert("creation_time", 0i64)?;
+    info.insert("mtime", times.stored_at as i64)?;
+    info.insert("creation_time", times.stored_at as i64)?;
     info.insert("deletion_time", 0i64)?;
-    info.insert("ttl", if expires_at == 0 { 0 } else { expires_at.saturating_sub(now) as i64 })?;
+    info.insert("ttl", apcu_iterator::ttl_of(&times))?;
     info.insert("refs", 0i64)?;
     Ok(Some(info))
 }

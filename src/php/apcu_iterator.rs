@@ -32,7 +32,7 @@ use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
 use super::args::{value_error, IntArg};
 use super::hash;
 use super::{cache, codec};
-use crate::engine::ListedEntry;
+use crate::engine::{EntryTimes, ListedEntry};
 
 extern "C" {
     // ext/pcre/php_pcre.h: the compiled pattern from PHP's regex cache (NULL after a warning
@@ -162,25 +162,29 @@ pub fn listing(search: &Search) -> Vec<ListedEntry> {
     entries
 }
 
-/// Seconds an entry has left (0: no expiry), which shmcache reports where APCu gives the TTL
-/// the entry was stored with.
-pub fn seconds_left(expires_at: u64) -> i64 {
-    if expires_at == 0 {
-        return 0;
+/// The `ttl` APCu reports: the TTL the entry was stored with (0: none). An entry written
+/// without a store time (through `new ShmCache('apcu')`) reports the seconds it has left.
+pub fn ttl_of(times: &EntryTimes) -> i64 {
+    if let Some(ttl) = times.ttl_given() {
+        return ttl as i64;
     }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    expires_at.saturating_sub(now).max(1) as i64
+    times.expires_at.saturating_sub(now).max(1) as i64
+}
+
+fn times_of(e: &ListedEntry) -> EntryTimes {
+    EntryTimes { expires_at: e.expires_at, stored_at: e.stored_at }
 }
 
 /// One row of `apcu_cache_info()['cache_list']`.
 pub fn cache_list_row(e: &ListedEntry) -> PhpResult<ZBox<ZendHashTable>> {
     let mut row = ZendHashTable::new();
     row.insert("info", codec::string_zval(&e.key))?;
-    row.insert("ttl", seconds_left(e.expires_at))?;
-    // Entries keep no hit counts nor times (docs/apcu.md).
+    row.insert("ttl", ttl_of(&times_of(e)))?;
+    // Entries keep no hit counts nor access times (docs/apcu.md).
     row.insert("num_hits", 0.0f64)?;
-    row.insert("mtime", 0i64)?;
-    row.insert("creation_time", 0i64)?;
+    row.insert("mtime", e.stored_at as i64)?;
+    row.insert("creation_time", e.stored_at as i64)?;
     row.insert("deletion_time", 0i64)?;
     row.insert("access_time", 0i64)?;
     row.insert("ref_count", 0i64)?;
@@ -214,10 +218,10 @@ fn item(e: &ListedEntry, format: i64) -> PhpResult<Option<Item>> {
         row.insert("num_hits", 0i64)?;
     }
     if format & ITER_MTIME != 0 {
-        row.insert("mtime", 0i64)?;
+        row.insert("mtime", e.stored_at as i64)?;
     }
     if format & ITER_CTIME != 0 {
-        row.insert("creation_time", 0i64)?;
+        row.insert("creation_time", e.stored_at as i64)?;
     }
     if format & ITER_DTIME != 0 {
         row.insert("deletion_time", 0i64)?;
@@ -232,7 +236,7 @@ fn item(e: &ListedEntry, format: i64) -> PhpResult<Option<Item>> {
         row.insert("mem_size", e.entry_len as i64)?;
     }
     if format & ITER_TTL != 0 {
-        row.insert("ttl", seconds_left(e.expires_at))?;
+        row.insert("ttl", ttl_of(&times_of(e)))?;
     }
     let mut value = Zval::new();
     value.set_hashtable(row);

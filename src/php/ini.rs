@@ -4,7 +4,8 @@
 //! `region*` directives and, for a named region, the sizes again at the first request of each
 //! process, once a pool's own values are applied.
 
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{zend_ini_entry, zend_long, zend_string};
@@ -54,6 +55,77 @@ static ENTRIES: IniEntryDefs<19> = IniEntryDefs::new([
 
 pub fn register(module_number: i32) {
     IniEntryDef::register(ENTRIES.as_slice(), module_number);
+}
+
+/// What `apc.enabled` and `apc.enable_cli` say under `shmcache.apcu_compat`: shmcache's own
+/// `enable` and `enable_cli`, set at MINIT before the entries are registered.
+static APC_ENABLED: AtomicBool = AtomicBool::new(false);
+static APC_ENABLE_CLI: AtomicBool = AtomicBool::new(false);
+
+const fn apc_mirror(name: &'static CStr, value: &'static CStr) -> IniEntryDef {
+    let mut def = IniEntryDef::new(name, value, IniEntryPermission::System);
+    def.on_modify = Some(apc_mirror_modified);
+    def
+}
+
+/// One table per combination of the two values (PHP keeps a pointer to the table it registers).
+static APC_MIRROR_TABLES: [IniEntryDefs<3>; 4] = [
+    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"0"), apc_mirror(c"apc.enable_cli", c"0"), IniEntryDef::end()]),
+    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"0"), apc_mirror(c"apc.enable_cli", c"1"), IniEntryDef::end()]),
+    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"1"), apc_mirror(c"apc.enable_cli", c"0"), IniEntryDef::end()]),
+    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"1"), apc_mirror(c"apc.enable_cli", c"1"), IniEntryDef::end()]),
+];
+
+/// `apc.enabled` / `apc.enable_cli` as read-only mirrors of shmcache's settings: APCu clients
+/// check them before using the functions (Symfony's ApcuAdapter and Composer's class loader
+/// ignore APCu unless `ini_get('apc.enabled')` is true; Symfony clears by prefix only when
+/// `apc.enable_cli` is on in the CLI). A value set for them in php.ini, `-d` or a pool that
+/// says otherwise is refused with a warning: shmcache's settings decide.
+pub fn register_apc_mirrors(module_number: i32) -> Result<(), String> {
+    let enabled = parse_bool("shmcache.enable")?;
+    let enable_cli = parse_bool("shmcache.enable_cli")?;
+    APC_ENABLED.store(enabled, Ordering::Relaxed);
+    APC_ENABLE_CLI.store(enable_cli, Ordering::Relaxed);
+    let table = &APC_MIRROR_TABLES[usize::from(enabled) * 2 + usize::from(enable_cli)];
+    IniEntryDef::register(table.as_slice(), module_number);
+    Ok(())
+}
+
+/// Accepts a value of `apc.enabled` / `apc.enable_cli` only when it says what shmcache's own
+/// setting says.
+unsafe extern "C" fn apc_mirror_modified(
+    entry: *mut zend_ini_entry,
+    new_value: *mut zend_string,
+    _arg1: *mut c_void,
+    _arg2: *mut c_void,
+    _arg3: *mut c_void,
+    _stage: c_int,
+) -> c_int {
+    const SUCCESS: c_int = 0;
+    const FAILURE: c_int = -1;
+    // SAFETY: PHP passes the entry being set and the new value (a zend_string, or null).
+    let (name, value) = unsafe {
+        let name = (*entry).name.as_ref().map(|n| n.as_bytes().to_vec()).unwrap_or_default();
+        let value = new_value.as_ref().map(|v| v.as_bytes().to_vec()).unwrap_or_default();
+        (name, value)
+    };
+    let (mirrored, own) = if name == b"apc.enabled" {
+        (APC_ENABLED.load(Ordering::Relaxed), "shmcache.enable")
+    } else {
+        (APC_ENABLE_CLI.load(Ordering::Relaxed), "shmcache.enable_cli")
+    };
+    let text = String::from_utf8_lossy(&value).trim().to_ascii_lowercase();
+    let on = matches!(text.as_str(), "1" | "on" | "yes" | "true");
+    if on == mirrored {
+        return SUCCESS;
+    }
+    startup_error(&format!(
+        "shmcache: {}={} is ignored: with shmcache.apcu_compat=1 it follows {own} (which is {})",
+        String::from_utf8_lossy(&name),
+        String::from_utf8_lossy(&value),
+        u8::from(mirrored)
+    ));
+    FAILURE
 }
 
 pub fn unregister(module_number: i32) {

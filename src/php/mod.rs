@@ -115,7 +115,8 @@ fn start_apcu_compat(module_number: i32) -> Result<(), String> {
         );
         return Ok(());
     }
-    apcu::register(module_number)
+    apcu::register(module_number)?;
+    ini::register_apc_mirrors(module_number)
 }
 
 fn apcu_extension_loaded() -> bool {

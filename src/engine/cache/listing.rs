@@ -34,6 +34,8 @@ pub struct ListedEntry {
     pub entry_len: u64,
     /// Unix time (seconds) at which the entry dies; 0 = never.
     pub expires_at: u64,
+    /// Unix time (seconds) its value was stored; 0 unless its namespace records store times.
+    pub stored_at: u64,
     /// Where the entry was written in the ring's ever-growing offsets: a larger value was
     /// written later.
     pub written_at: u64,
@@ -135,7 +137,8 @@ impl Cache {
             kind: ValueKind(h.kind),
             value_len: u64::from(if h.compressed() { h.raw_len } else { h.stored_len }),
             entry_len: total,
-            expires_at: h.expires_at,
+            expires_at: u64::from(h.expires_at),
+            stored_at: u64::from(h.stored_at),
             written_at: offset,
             key_hash: hash,
         })

@@ -16,7 +16,7 @@ use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::cell::Cell;
 
 use super::sink::{CheckOnly, ValueSink};
-use super::{check_key, with_buffer, Cache, Liveness, Namespace, ValueKind};
+use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
 use crate::engine::error::Error;
@@ -414,12 +414,18 @@ impl Cache {
     /// When a live `key` expires (Unix time in seconds, 0 = never); None when it is not live.
     /// Validated like `exists` (no hit/miss counted).
     pub fn expires_at(&self, ns: &Namespace, key: &[u8]) -> Result<Option<u64>, Error> {
+        Ok(self.times(ns, key)?.map(|t| t.expires_at))
+    }
+
+    /// The expiry and store time of a live `key`; None when it is not live. Validated like
+    /// `exists` (no hit/miss counted).
+    pub fn times(&self, ns: &Namespace, key: &[u8]) -> Result<Option<EntryTimes>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
         Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
-                Some(header.expires_at)
+                Some(EntryTimes::of(&header))
             }
             _ => None,
         })

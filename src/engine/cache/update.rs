@@ -79,7 +79,9 @@ impl Cache {
                 stored: &bytes,
                 flags: 0,
                 raw_len: 8,
+                // An increment keeps the entry's expiry and store time, as APCu's does.
                 expires_at: header.expires_at,
+                stored_at: header.stored_at,
             };
             let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
             let new_word = make_word(probe.tag, offset, draft.entry_len());

@@ -16,7 +16,7 @@ use super::compress::COMPRESS_BUF;
 use super::insert::RivalWatch;
 use super::read::Lookup;
 use super::sink::CheckOnly;
-use super::{check_key, now_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
+use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
 use crate::engine::error::Error;
@@ -52,7 +52,8 @@ pub(super) struct Draft<'a> {
     pub(super) stored: &'a [u8],
     pub(super) flags: u8,
     pub(super) raw_len: u32,
-    pub(super) expires_at: u64,
+    pub(super) expires_at: u32,
+    pub(super) stored_at: u32,
 }
 
 impl Draft<'_> {
@@ -83,13 +84,21 @@ impl Cache {
         self.store(ns, key, kind, value, ttl, Mode::Replace)
     }
 
-    pub(super) fn expiry(ttl: i64) -> u64 {
+    /// The expiry and store time of a write with `ttl` into `ns`, from one clock read.
+    #[inline(never)]
+    fn times_of_write(ttl: i64, ns: &Namespace) -> (u32, u32) {
+        let now = now_secs();
+        (Self::expiry(ttl, now), if ns.records_store_times { clamp_secs(now) } else { 0 })
+    }
+
+    /// The expiry of a value stored at `now` with `ttl`.
+    pub(super) fn expiry(ttl: i64, now: u64) -> u32 {
         match ttl {
             0 => 0,
             // A TTL in the past stores an entry that is already dead, so add/replace keep their
             // meaning and nothing becomes visible.
             t if t < 0 => 1,
-            t => now_secs().saturating_add(t as u64),
+            t => clamp_secs(now.saturating_add(t as u64)),
         }
     }
 
@@ -99,6 +108,8 @@ impl Cache {
         if value.len() > u32::MAX as usize {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
+        // Most writes have neither a TTL nor a store time to record: no clock read for them.
+        let (expires_at, stored_at) = if ttl == 0 && !ns.records_store_times { (0, 0) } else { Self::times_of_write(ttl, ns) };
         let store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
@@ -110,7 +121,8 @@ impl Cache {
                 stored,
                 flags,
                 raw_len: value.len() as u32,
-                expires_at: Self::expiry(ttl),
+                expires_at,
+                stored_at,
             };
             self.store_draft(&draft, mode)
         };
@@ -198,6 +210,7 @@ impl Cache {
             checksum: 0,
             ns_generation: generation,
             expires_at: d.expires_at,
+            stored_at: d.stored_at,
             epoch,
             stored_len: d.stored.len() as u32,
             raw_len: d.raw_len,
