@@ -237,7 +237,7 @@ impl Cache {
         // and header + namespace + key + value fit in total; nothing is published until the
         // caller's CAS, so no reader trusts these bytes yet.
         unsafe {
-            self.ring.copy_in(pos, eh.as_bytes());
+            self.ring.write_words(pos, eh.words());
             self.ring.copy_in(ns_pos, &d.ns.name);
             self.ring.copy_in(key_pos, d.key);
             self.ring.copy_in(value_pos, d.stored);
