@@ -159,6 +159,8 @@ pub struct Cache {
     region: Region,
     capacity: u64,
     ring_size: ring::RingSize,
+    /// Every access to the ring's bytes goes through this view.
+    ring: ring::RingView,
     bucket_count: u64,
     max_entry_len: u64,
     compress_threshold: u64,
@@ -175,6 +177,9 @@ impl Cache {
         Cache {
             capacity: h.ring_capacity,
             ring_size: ring::RingSize::new(h.ring_capacity),
+            // SAFETY: the ring is `ring_capacity` bytes at ring_ptr inside the mapping, which
+            // `region` (moved into the same Cache) keeps mapped as long as the view is used.
+            ring: unsafe { ring::RingView::new(region.ring_ptr(), h.ring_capacity) },
             bucket_count: h.bucket_count,
             max_entry_len: h.max_entry_len,
             compress_threshold: h.compress_threshold,

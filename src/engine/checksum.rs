@@ -7,6 +7,10 @@
 //! The long hash was most of what a get of a 3 KB serialized object or a 50 KB string costs on
 //! top of APCu's plain copy (docs/design.md). Without AVX2 the same hash comes from
 //! xxhash-rust, so the two paths agree and every process computes the same checksum.
+//!
+//! Everything here hashes a `&[u8]`, so only private memory: values in the ring are copied out
+//! through `ring::RingView` first (shared bytes other processes write must not be read as
+//! ordinary Rust memory).
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_secret};
 
@@ -92,48 +96,6 @@ fn long_value_hash(value: &[u8]) -> u64 {
         return unsafe { avx2::long_hash(value, &SECRET) };
     }
     xxh3_64_with_secret(value, &SECRET)
-}
-
-/// Copies `len` bytes from `src` to `dst` and returns `value_hash` of the bytes written to `dst`
-/// (which is what a reader must validate: the source may be shared memory that changes while it
-/// is read). Copying first and hashing the copy, still in the CPU's cache, measured faster than
-/// hashing each 64-byte stripe on its way through registers: the copy then runs as glibc's
-/// memcpy, which streams from memory better than a loop that also hashes.
-///
-/// # Safety
-/// `src` must be readable and `dst` writable for `len` bytes, and the two ranges must not
-/// overlap; nothing else may write to `dst` meanwhile.
-#[inline(always)]
-pub unsafe fn copy_hashed(src: *const u8, dst: *mut u8, len: usize) -> u64 {
-    // SAFETY: the caller's contract; after the copy `dst` holds `len` initialised bytes that
-    // only this thread writes.
-    unsafe {
-        if len <= TINY_MAX {
-            if len == 8 {
-                // An int or a float: one load, and the word stored is the word returned (what
-                // tiny_word reads back from `dst`), with no call to memcpy.
-                let word = std::ptr::read_unaligned(src.cast::<u64>());
-                std::ptr::write_unaligned(dst.cast::<u64>(), word);
-                return word;
-            }
-            std::ptr::copy_nonoverlapping(src, dst, len);
-            return tiny_word(dst, len);
-        }
-        std::ptr::copy_nonoverlapping(src, dst, len);
-        value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
-    }
-}
-
-/// `value_hash` of `len` bytes read where they lie, for reads that only validate an entry and
-/// keep none of its value (delete, exists, add, replace): no copy, and no decompression.
-///
-/// # Safety
-/// `src` must be readable for `len` bytes. They may be shared memory that changes meanwhile:
-/// the hash then simply comes out wrong (only the length steers the hash, never the bytes).
-#[inline(always)]
-pub unsafe fn hash_in_place(src: *const u8, len: usize) -> u64 {
-    // SAFETY: the caller's contract.
-    value_hash(unsafe { std::slice::from_raw_parts(src, len) })
 }
 
 /// XXH3-64's long-input algorithm (stripes of 64 bytes accumulated into eight 64-bit lanes,
@@ -281,16 +243,11 @@ mod tests {
             let src = bytes(len, len as u64 + 7);
             let expected = if len <= SHORT_MAX { xxh3_64(&src) } else { xxh3_64_with_secret(&src, &SECRET) };
             assert_eq!(value_hash(&src), expected, "value_hash, {len} bytes");
-            let mut dst = vec![0u8; len];
-            // SAFETY: both vectors hold len bytes and are distinct allocations.
-            let h = unsafe { copy_hashed(src.as_ptr(), dst.as_mut_ptr(), len) };
-            assert_eq!(h, expected, "copy_hashed, {len} bytes");
-            assert_eq!(dst, src, "copy_hashed copied {len} bytes");
         }
     }
 
-    /// Values of up to 8 bytes: every byte counts, copy_hashed copies exactly and agrees with
-    /// value_hash, and the hash is a plain function of the bytes (the same bytes, the same word).
+    /// Values of up to 8 bytes: every byte counts, and the hash is a plain function of the bytes
+    /// (the same bytes, the same word).
     #[test]
     fn tiny_values_count_every_byte() {
         for len in 0..=TINY_MAX {
@@ -298,10 +255,6 @@ mod tests {
                 let v = bytes(len, seed * 31 + len as u64);
                 let base = value_hash(&v);
                 assert_eq!(value_hash(&v.clone()), base);
-                let mut dst = vec![0xeeu8; len];
-                // SAFETY: both vectors hold len bytes and are distinct allocations.
-                let h = unsafe { copy_hashed(v.as_ptr(), dst.as_mut_ptr(), len) };
-                assert_eq!((h, &dst), (base, &v), "copy_hashed, {len} bytes");
                 for at in 0..len {
                     for flip in [0x01u8, 0x80, 0xff] {
                         let mut w = v.clone();

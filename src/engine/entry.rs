@@ -79,13 +79,6 @@ impl EntryHeader {
         // (`_pad` is a field, always initialised), and any bit pattern is a valid [u64; 7].
         unsafe { std::mem::transmute::<EntryHeader, [u64; 7]>(*self) }
     }
-
-    /// The header's bytes, as they lie at the start of an entry in the ring.
-    pub fn as_bytes(&self) -> &[u8] {
-        // SAFETY: EntryHeader is repr(C) plain integers with explicit padding bytes that are
-        // always zero-initialised (`_pad`), so viewing it as bytes reads initialised memory.
-        unsafe { std::slice::from_raw_parts((self as *const EntryHeader).cast::<u8>(), HEADER_LEN) }
-    }
 }
 
 /// The checksum of an entry from its head (header, then the stored namespace and key) and its

@@ -174,7 +174,6 @@ impl Cache {
     pub(super) fn probe_of_resident(&self, word: u64, buf: &mut Vec<u8>) -> Option<Probe> {
         let cap = self.capacity;
         let (_, pos, h) = self.resident_header(word)?;
-        let ring = self.region.ring_ptr();
         let key_len = h.key_len as usize;
         if h.ns_len > h.key_len || pos + (HEADER_LEN + key_len) as u64 > cap {
             return None;
@@ -183,7 +182,7 @@ impl Cache {
         buf.reserve(key_len);
         // SAFETY: the key lies within the ring (checked above); `buf` has room for key_len bytes.
         unsafe {
-            ring::copy_out(ring, pos + HEADER_LEN as u64, buf.as_mut_ptr(), key_len);
+            self.ring.copy_out(pos + HEADER_LEN as u64, buf.as_mut_ptr(), key_len);
             buf.set_len(key_len);
         }
         let (ns, key) = buf.split_at(h.ns_len as usize);

@@ -12,10 +12,8 @@
 use std::sync::atomic::Ordering;
 
 use super::{Cache, Liveness, Namespace, ValueKind};
-use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, HEADER_LEN};
 use crate::engine::index::{is_pending, key_hash, word_offset, word_tag, Probe};
-use crate::engine::ring;
 use crate::engine::MAX_KEY_LEN;
 
 /// How many slots ahead of the one being read `entries` requests an entry's header.
@@ -93,7 +91,6 @@ impl Cache {
     fn listed_entry(&self, slot: usize, word: u64, ns: &Namespace, key: &mut Vec<u8>) -> Option<ListedEntry> {
         let cap = self.capacity;
         let (offset, pos, h) = self.resident_header(word)?;
-        let ring = self.region.ring_ptr();
         let total = h.total_len();
         if total > self.max_entry_len || pos + total > cap {
             return None;
@@ -113,7 +110,7 @@ impl Cache {
         // header's lengths put the key before the value); `key` has room for key_len bytes,
         // all initialised by the copy before set_len.
         unsafe {
-            ring::copy_out(ring, key_pos, key.as_mut_ptr(), key_len);
+            self.ring.copy_out(key_pos, key.as_mut_ptr(), key_len);
             key.set_len(key_len);
         }
         let hash = key_hash(ns.hash, key);
@@ -123,9 +120,8 @@ impl Cache {
             return None;
         }
         let value_pos = pos + HEADER_LEN as u64 + u64::from(h.key_len);
-        // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap); bytes
-        // a writer changes meanwhile only make the hash mismatch.
-        let value_hash = unsafe { checksum::hash_in_place(ring.add(value_pos as usize), h.stored_len as usize) };
+        // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
+        let value_hash = unsafe { self.hash_of_copy(value_pos, h.stored_len as usize) };
         if checksum_of(&h, hash, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
             return None;
         }

@@ -39,6 +39,10 @@ pub(super) enum Lookup {
     Present { slot: usize, word: u64, header: EntryHeader, damaged: bool },
 }
 
+/// Values validated without being kept are copied to the stack up to this length (every value
+/// XXH3 hashes with its short-input paths), to a per-thread buffer beyond it.
+const HASH_ON_STACK_MAX: usize = 256;
+
 /// Values at least this long are validated in a private buffer before the caller's sink is asked
 /// for memory, so a damaged length field can never make the caller allocate a huge block.
 const DIRECT_COPY_MAX: usize = 1 << 20;
@@ -103,14 +107,13 @@ impl Cache {
     /// Compares the stored key at ring position `pos` with `ns` + `key`, copying it out in small
     /// chunks (never forming a reference into shared memory).
     pub(super) fn stored_key_equals(&self, pos: u64, ns: &[u8], key: &[u8]) -> bool {
-        let ring = self.region.ring_ptr();
         let mut chunk = [0u8; 64];
         let mut at = pos;
         for part in [ns, key] {
             for want in part.chunks(chunk.len()) {
                 // SAFETY: the caller checked that the whole entry (header + key) lies within the
                 // ring; the copy goes to a stack buffer and is only compared.
-                unsafe { ring::copy_out(ring, at, chunk.as_mut_ptr(), want.len()) };
+                unsafe { self.ring.copy_out(at, chunk.as_mut_ptr(), want.len()) };
                 if &chunk[..want.len()] != want {
                     return false;
                 }
@@ -144,7 +147,7 @@ impl Cache {
         self.prefetch_ring(pos, (HEADER_LEN + ns.len() + key.len()) as u64);
         let mut h = EntryHeader::default();
         // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header.
-        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        unsafe { self.ring.copy_out(pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
         if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > cap {
             return EntryRead::Invalid;
         }
@@ -182,13 +185,12 @@ impl Cache {
         if !PREFETCHED {
             self.prefetch_ring(pos, word_lines(word) * 64);
         }
-        let ring = self.region.ring_ptr();
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
         // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
         // are length-checked before any lookup; after the copy the first head_len bytes of
         // `raw` are initialised, and only those are viewed as a slice.
         let head = unsafe {
-            ring::copy_out(ring, pos, raw.as_mut_ptr().cast::<u8>(), head_len);
+            self.ring.copy_out(pos, raw.as_mut_ptr().cast::<u8>(), head_len);
             std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), head_len)
         };
         // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
@@ -210,16 +212,15 @@ impl Cache {
         let stored_len = h.stored_len as usize;
         let kind = ValueKind(h.kind);
         let valid = if !S::TAKES_VALUE {
-            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap);
-            // bytes a writer changes meanwhile only make the hash mismatch.
-            let value_hash = unsafe { checksum::hash_in_place(ring.add(value_pos as usize), stored_len) };
+            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
+            let value_hash = unsafe { self.hash_of_copy(value_pos, stored_len) };
             checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
         } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
             // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
             // and untouched by anyone else, so it cannot overlap the ring.
-            let value_hash = unsafe { checksum::copy_hashed(ring.add(value_pos as usize), dst, stored_len) };
+            let value_hash = unsafe { self.copy_hashed(value_pos, dst, stored_len) };
             checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
         } else {
             with_buffer(&READ_BUF, |stored| {
@@ -228,7 +229,7 @@ impl Cache {
                 // SAFETY: as above for the ring range; `stored` has capacity for stored_len
                 // bytes, all initialised by the copy before set_len.
                 let value_hash = unsafe {
-                    let value_hash = checksum::copy_hashed(ring.add(value_pos as usize), stored.as_mut_ptr(), stored_len);
+                    let value_hash = self.copy_hashed(value_pos, stored.as_mut_ptr(), stored_len);
                     stored.set_len(stored_len);
                     value_hash
                 };
@@ -265,13 +266,55 @@ impl Cache {
     /// works in: measured faster than prefetching only the entry's own lines (docs/design.md).
     #[inline]
     pub(super) fn prefetch_ring(&self, pos: u64, len: u64) {
-        let ring = self.region.ring_ptr();
         let end = ((pos + len) | 127).min(self.capacity - 1);
         let mut at = pos & !127;
         while at <= end {
-            prefetch(ring.wrapping_add(at as usize));
+            self.ring.prefetch(at);
             at += 64;
         }
+    }
+
+    /// Copies `len` ring bytes at `pos` to `dst` and returns the value hash of the copy: the hash
+    /// reads only the private copy, never the ring.
+    ///
+    /// # Safety
+    /// `pos + len <= capacity`; `dst` writable for `len` bytes that nobody else accesses
+    /// meanwhile.
+    #[inline(always)]
+    pub(super) unsafe fn copy_hashed(&self, pos: u64, dst: *mut u8, len: usize) -> u64 {
+        // SAFETY: the caller's contract; after the copy `dst` holds `len` initialised bytes
+        // that only this thread accesses.
+        unsafe {
+            if len == 8 {
+                // An int or a float: one load, and the word stored is the word returned (what
+                // value_hash reads back from `dst` for 8 bytes).
+                let word = self.ring.read_u64(pos);
+                std::ptr::write_unaligned(dst.cast::<u64>(), word);
+                return word;
+            }
+            self.ring.copy_out(pos, dst, len);
+            checksum::value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
+        }
+    }
+
+    /// The value hash of `len` ring bytes at `pos`, for reads that only validate an entry
+    /// (delete, exists, add, replace, the listing): hashed from a private copy, on the stack
+    /// when short, else in this thread's read buffer.
+    ///
+    /// # Safety
+    /// `pos + len <= capacity`.
+    pub(super) unsafe fn hash_of_copy(&self, pos: u64, len: usize) -> u64 {
+        let mut short = [MaybeUninit::<u8>::uninit(); HASH_ON_STACK_MAX];
+        if len <= HASH_ON_STACK_MAX {
+            // SAFETY: the caller's contract; `short` has room for len bytes.
+            return unsafe { self.copy_hashed(pos, short.as_mut_ptr().cast::<u8>(), len) };
+        }
+        with_buffer(&READ_BUF, |copy| {
+            copy.clear();
+            copy.reserve(len);
+            // SAFETY: the caller's contract; `copy` has capacity for len bytes.
+            unsafe { self.copy_hashed(pos, copy.as_mut_ptr(), len) }
+        })
     }
 
     /// After copying an entry out: true when the ring has not started reusing its bytes.
@@ -438,10 +481,8 @@ impl Cache {
         if !ring::is_intact(tail, offset, self.capacity) || pos + 8 > self.capacity {
             return None;
         }
-        let mut e = [0u8; 8];
-        // SAFETY: pos + 8 <= capacity; the copy goes to a local array.
-        unsafe { ring::copy_out(self.region.ring_ptr(), pos, e.as_mut_ptr(), 8) };
-        Some(u64::from_le_bytes(e))
+        // SAFETY: pos + 8 <= capacity (checked above).
+        Some(unsafe { self.ring.read_u64(pos) })
     }
 
     /// The header of the entry a slot word points at, with its virtual offset and ring
@@ -460,7 +501,7 @@ impl Cache {
         let mut h = EntryHeader::default();
         // SAFETY: pos + HEADER_LEN <= capacity (checked above); the destination is a local
         // header of plain integers, for which any bytes are a valid value.
-        unsafe { ring::copy_out(self.region.ring_ptr(), pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        unsafe { self.ring.copy_out(pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
         (h.offset == offset).then_some((offset, pos, h))
     }
 

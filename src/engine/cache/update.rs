@@ -23,7 +23,8 @@ impl Cache {
         let probe = self.probe(ns, key);
         // The value is validated too, though the slot is emptied either way: delete reports a
         // key live exactly when get, exists, add and replace would see it live (an entry whose
-        // value fails its checksum is not). The value is hashed where it lies, never copied.
+        // value fails its checksum is not). The value is only hashed (from a scratch copy), never
+        // handed to a sink or decompressed.
         for _ in 0..MAX_ATTEMPTS {
             match self.find_full(&probe, ns, key, &mut CheckOnly) {
                 Lookup::Absent => return Ok(false),

@@ -223,7 +223,6 @@ impl Cache {
         // Hashed from our own copy of the value, never from the ring: a writer lapped while
         // copying must not give the bytes it finds there a valid checksum.
         eh.checksum = checksum_of(&eh, key_hash, checksum::value_hash(d.stored));
-        let ring = self.region.ring_ptr();
         let pos = self.ring_size.pos(offset);
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.
@@ -251,10 +250,10 @@ impl Cache {
         // and header + namespace + key + value fit in total; nothing is published until the
         // caller's CAS, so no reader trusts these bytes yet.
         unsafe {
-            ring::copy_in(ring, pos, eh.as_bytes());
-            ring::copy_in(ring, ns_pos, &d.ns.name);
-            ring::copy_in(ring, key_pos, d.key);
-            ring::copy_in(ring, value_pos, d.stored);
+            self.ring.write_words(pos, eh.words());
+            self.ring.copy_in(ns_pos, &d.ns.name);
+            self.ring.copy_in(key_pos, d.key);
+            self.ring.copy_in(value_pos, d.stored);
         }
         Some(offset)
     }
