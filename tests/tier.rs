@@ -278,3 +278,41 @@ fn the_stream_positions_outlive_the_rings_recycling_and_a_flush_of_the_region() 
     assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"v3"[..]));
     assert_eq!(tb.counters.near_flushes, resets, "a flush of the region must not cost a full reset");
 }
+
+#[test]
+fn a_stale_fill_is_never_readable_while_its_recheck_is_pending() {
+    // The fill reads "old", the write and another request's sync (which deletes the key) come
+    // and go, and only then does the fill land; a request that starts while the fill has not
+    // yet re-checked its position must not read it.
+    let redis = Redis::start("fill-window");
+    let (a, b) = (region(), region());
+    let mut ta = tier(&redis);
+    assert!(request_set(&mut ta, &a, b"post", b"old"));
+
+    let slow_config = TierConfig {
+        test_fill_delay: Duration::from_millis(800),
+        test_fill_recheck_delay: Duration::from_millis(1500),
+        ..redis.config()
+    };
+    let b2 = Arc::clone(&b);
+    let slow_reader = std::thread::spawn(move || {
+        let mut slow = Tier::new(slow_config).unwrap();
+        let value = request_get(&mut slow, &b2, b"post");
+        (value, slow.counters.stale_fills_dropped)
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(request_set(&mut ta, &a, b"post", b"new"));
+    // This request applies the invalidation before the slow fill lands.
+    let mut tb = tier(&redis);
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"new"[..]));
+    // Forget what tb put near, so the next request depends on what the slow fill left.
+    let _ = b.delete(&Namespace::root(), b"post");
+    // Now the slow fill has taken its slot and waits before its re-check.
+    std::thread::sleep(Duration::from_millis(1200));
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]), "a pending fill was read");
+    let (value, dropped) = slow_reader.join().unwrap();
+    assert_eq!(value.as_deref(), Some(&b"old"[..]), "the slow request began before the write");
+    assert_eq!(dropped, 1);
+    assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]));
+}

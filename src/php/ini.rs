@@ -303,5 +303,6 @@ pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
         stream_length: number("shmcache.redis_stream_length", 1000, 1 << 40)? as u64,
         max_apply: number("shmcache.redis_max_apply", 1, 1_000_000)? as usize,
         test_fill_delay: Duration::from_millis(number("shmcache.test_hook_fill_delay", 0, 60_000)? as u64),
+        ..Default::default()
     }))
 }

@@ -12,8 +12,10 @@
 //! - a request's first cache call reads the stream after `applied` (one round trip) and applies
 //!   it; until then, and for the whole request if Redis fails, the near copy is not trusted;
 //! - a fill (a near miss read from Redis along with the stream's last id Q, or a local write
-//!   with Q = S) inserts, then loads `claimed`: above Q, an invalidation newer than the value
-//!   may already have been applied, so the fill is deleted again.
+//!   with Q = S) takes its slot as a pending word (invisible, and cleared by a delete of the
+//!   key), then loads `claimed`: above Q, an invalidation newer than the value may already
+//!   have been applied, so the fill is withdrawn; otherwise it is published
+//!   (`Cache::set_if_current`).
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::time::Duration;
@@ -50,6 +52,9 @@ pub struct TierConfig {
     pub max_apply: usize,
     /// Test hook: sleep between reading Redis and filling the near copy (0 in production).
     pub test_fill_delay: Duration,
+    /// Test hook: sleep while a fill sits pending in its slot, before its re-check (0 in
+    /// production).
+    pub test_fill_recheck_delay: Duration,
 }
 
 impl Default for TierConfig {
@@ -64,6 +69,7 @@ impl Default for TierConfig {
             stream_length: 100_000,
             max_apply: 1000,
             test_fill_delay: Duration::ZERO,
+            test_fill_recheck_delay: Duration::ZERO,
         }
     }
 }
@@ -412,13 +418,23 @@ impl Tier {
     /// Inserts a value read from Redis (or just written to it) that is current as of stream
     /// position `q`, unless an invalidation after `q` may already have been applied here.
     fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, q: u64) {
-        if cache.set(ns, key, kind, value, ttl).is_err() {
+        let recheck_delay = self.config.test_fill_recheck_delay;
+        let mut stale = false;
+        let stored = cache.set_if_current(ns, key, kind, value, ttl, || {
+            if !recheck_delay.is_zero() {
+                std::thread::sleep(recheck_delay);
+            }
+            // Dekker with the applier: our pending word is visible (a SeqCst CAS), then we load
+            // `claimed`; it stores `claimed`, then deletes (which clears pending words). One of
+            // the two sees the other. The copy is invisible until this says yes.
+            fence(Ordering::SeqCst);
+            stale = fill_is_stale(cache, q);
+            !stale
+        });
+        if stored.is_err() {
             let _ = cache.delete(ns, key);
-            return;
         }
-        fence(Ordering::SeqCst);
-        if fill_is_stale(cache, q) {
-            let _ = cache.delete(ns, key);
+        if stale {
             self.counters.stale_fills_dropped += 1;
         }
     }

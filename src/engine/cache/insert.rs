@@ -13,6 +13,7 @@
 use std::sync::atomic::Ordering;
 
 use super::read::{EntryRead, READ_BUF};
+use super::write::PublishGuard;
 use super::{with_buffer, Cache, Namespace};
 use crate::engine::entry::HEADER_LEN;
 use crate::engine::index::{is_pending, key_hash, namespace_hash, word_offset, word_tag, Probe, PENDING};
@@ -50,8 +51,11 @@ impl Cache {
     /// one key the lowest ring offset wins, a loser withdraws, and a published copy of the key
     /// makes us withdraw and retry as an update — so a key never has two published slots and
     /// exactly one concurrent `add` succeeds. Returns false when the caller must retry.
+    ///
+    /// A guarded write asks its guard while its slot is pending; `lost` is set when the guard
+    /// said no or a delete (or a newer rival) cleared the pending word: then it must not retry.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn insert_new(
+    pub(super) fn insert_new<G: PublishGuard>(
         &self,
         probe: &Probe,
         ns: &Namespace,
@@ -59,6 +63,8 @@ impl Cache {
         offset: u64,
         word: u64,
         rival: &mut RivalWatch,
+        guard: &mut G,
+        lost: &mut bool,
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
@@ -155,7 +161,32 @@ impl Cache {
                 return false;
             }
         }
-        index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok()
+        if G::GUARDED && !guard.still_current() {
+            withdraw();
+            *lost = true;
+            return false;
+        }
+        let published = index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok();
+        if G::GUARDED && !published {
+            *lost = true;
+        }
+        published
+    }
+
+    /// Clears the pending words of `key` (an insert, a cuckoo move or a guarded write that has
+    /// not published yet), so that a delete wins over a write still deciding: otherwise a
+    /// guarded fill older than the delete could publish after it.
+    pub(super) fn clear_pending(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
+        let index = self.index();
+        for slot in probe.slots().map(|s| s as usize) {
+            let theirs = index[slot].load(Ordering::SeqCst);
+            if !is_pending(theirs) || word_tag(theirs) != probe.tag {
+                continue;
+            }
+            if matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+                let _ = index[slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Reads the words of `slots` into `words`, then the tail: offsets are rebuilt relative to

@@ -17,7 +17,8 @@ use crate::engine::index::make_word;
 use crate::engine::stats::Counter;
 
 impl Cache {
-    /// Removes `key`; true when a live entry was removed.
+    /// Removes `key`; true when a live entry was removed. A write of the key still pending
+    /// (not yet visible) is cleared too, so it cannot publish after the delete.
     pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
@@ -27,10 +28,14 @@ impl Cache {
         // handed to a sink or decompressed.
         for _ in 0..MAX_ATTEMPTS {
             match self.find_full(&probe, ns, key, &mut CheckOnly) {
-                Lookup::Absent => return Ok(false),
+                Lookup::Absent => {
+                    self.clear_pending(&probe, ns, key);
+                    return Ok(false);
+                }
                 Lookup::Present { slot, word, header, damaged } => {
                     let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
                     if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                        self.clear_pending(&probe, ns, key);
                         if live {
                             self.bump(Counter::Deletes);
                         }

@@ -9,6 +9,8 @@
 //!   appended entry is published only while it is far from being recycled (`still_fresh`).
 //! - A retry reuses its first append while generation and epoch are unchanged.
 //! - Dead slot words are swept once per SWEEP_ROUND_BYTES of writes, before their offsets alias.
+//! - A guarded write (`set_if_current`) sits in its slot as a pending word, invisible to readers,
+//!   while its guard decides; a delete of the key clears that pending word and wins.
 
 use std::sync::atomic::{fence, Ordering};
 
@@ -20,7 +22,7 @@ use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Names
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
 use crate::engine::error::Error;
-use crate::engine::index::{make_word, word_offset, OFFSET_PERIOD};
+use crate::engine::index::{make_word, word_offset, OFFSET_PERIOD, PENDING};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -62,6 +64,42 @@ impl Draft<'_> {
     }
 }
 
+/// Decides, once a write's entry sits invisible (pending) in its slot, whether it is published.
+pub(super) trait PublishGuard {
+    /// False for ordinary writes: they publish with one CAS and never ask (no cost to them).
+    const GUARDED: bool;
+    fn still_current(&mut self) -> bool;
+}
+
+/// Every ordinary write.
+pub(super) struct Unguarded;
+
+impl PublishGuard for Unguarded {
+    const GUARDED: bool = false;
+    #[inline(always)]
+    fn still_current(&mut self) -> bool {
+        true
+    }
+}
+
+struct Checked<F>(F);
+
+impl<F: FnMut() -> bool> PublishGuard for Checked<F> {
+    const GUARDED: bool = true;
+    fn still_current(&mut self) -> bool {
+        (self.0)()
+    }
+}
+
+/// What a guarded publish of an existing key's slot came to.
+enum Guarded {
+    /// The slot changed before we could claim it: look the key up again.
+    Retry,
+    Published,
+    /// The guard said no, or a delete cleared our pending word: nothing of ours is visible.
+    Lost,
+}
+
 #[derive(Clone, Copy)]
 pub(super) struct Appended {
     offset: u64,
@@ -71,17 +109,35 @@ pub(super) struct Appended {
 
 impl Cache {
     pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Set)
+        self.store(ns, key, kind, value, ttl, Mode::Set, &mut Unguarded)
+    }
+
+    /// `set` for a value copied from elsewhere that may be out of date by the time it lands:
+    /// the entry first takes its slot as a pending word (invisible to readers, and cleared by
+    /// a `delete` of the key), then `still_current` is asked, and the entry is published only
+    /// if it says yes and no delete came in between. Ok(false) when it was not published (the
+    /// key then has no value here). Tiered mode fills its near copy this way: its re-check of
+    /// the stream position runs while the copy cannot be read.
+    pub fn set_if_current(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+        still_current: impl FnMut() -> bool,
+    ) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, ttl, Mode::Set, &mut Checked(still_current))
     }
 
     /// Stores only if the key is not live; exactly one of many concurrent adders wins.
     pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Add)
+        self.store(ns, key, kind, value, ttl, Mode::Add, &mut Unguarded)
     }
 
     /// Stores only if the key is live.
     pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Replace)
+        self.store(ns, key, kind, value, ttl, Mode::Replace, &mut Unguarded)
     }
 
     /// The expiry and store time of a write with `ttl` into `ns`, from one clock read.
@@ -102,7 +158,17 @@ impl Cache {
         }
     }
 
-    pub(super) fn store(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: Mode) -> Result<bool, Error> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store<G: PublishGuard>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+        mode: Mode,
+        guard: &mut G,
+    ) -> Result<bool, Error> {
         check_key(key)?;
         let max_value = self.max_value_len(ns.name.len() + key.len());
         if value.len() > u32::MAX as usize {
@@ -110,7 +176,7 @@ impl Cache {
         }
         // Most writes have neither a TTL nor a store time to record: no clock read for them.
         let (expires_at, stored_at) = if ttl == 0 && !ns.records_store_times { (0, 0) } else { Self::times_of_write(ttl, ns) };
-        let store_as = |stored: &[u8], flags: u8| {
+        let mut store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
             }
@@ -124,7 +190,7 @@ impl Cache {
                 expires_at,
                 stored_at,
             };
-            self.store_draft(&draft, mode)
+            self.store_draft(&draft, mode, guard)
         };
         if !self.worth_compressing(value) {
             return store_as(value, 0);
@@ -135,7 +201,7 @@ impl Cache {
         })
     }
 
-    pub(super) fn store_draft(&self, d: &Draft<'_>, mode: Mode) -> Result<bool, Error> {
+    pub(super) fn store_draft<G: PublishGuard>(&self, d: &Draft<'_>, mode: Mode, guard: &mut G) -> Result<bool, Error> {
         let probe = self.probe(d.ns, d.key);
         // The entry will most likely go where the tail is now (unless another process appends
         // first): start loading those lines while the lookup below waits for its bucket, so
@@ -174,12 +240,21 @@ impl Cache {
                 }
             };
             let word = make_word(probe.tag, offset, d.entry_len());
+            let mut lost = false;
             let published = match lookup {
+                Lookup::Present { slot, word: old, .. } if G::GUARDED => match self.publish_guarded(slot, old, word, guard) {
+                    Guarded::Retry => false,
+                    Guarded::Published => true,
+                    Guarded::Lost => return Ok(false),
+                },
                 Lookup::Present { slot, word: old, .. } => self.index()[slot]
                     .compare_exchange(old, word, Ordering::AcqRel, Ordering::Relaxed)
                     .is_ok(),
-                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival),
+                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, guard, &mut lost),
             };
+            if G::GUARDED && lost {
+                return Ok(false);
+            }
             if published {
                 self.bump(Counter::Sets);
                 return Ok(true);
@@ -187,6 +262,28 @@ impl Cache {
             self.bump(Counter::CasRetries);
         }
         Err(Error::Contended)
+    }
+
+    /// Replaces the word `old` of an existing key by `word` in two steps: pending (invisible),
+    /// then published if the guard agrees and the pending word is still there (a delete of the
+    /// key clears it). SeqCst: the guard's reads are ordered after the pending word is visible
+    /// to a deleter (tiered mode's Dekker pairing, docs/design.md).
+    #[cold]
+    fn publish_guarded<G: PublishGuard>(&self, slot: usize, old: u64, word: u64, guard: &mut G) -> Guarded {
+        let index = self.index();
+        let pending = word | PENDING;
+        if index[slot].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            return Guarded::Retry;
+        }
+        if !guard.still_current() {
+            let _ = index[slot].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+            return Guarded::Lost;
+        }
+        if index[slot].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+            Guarded::Published
+        } else {
+            Guarded::Lost
+        }
     }
 
     /// An appended entry may be published only while it is far from being recycled.
