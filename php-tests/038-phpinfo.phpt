@@ -33,7 +33,7 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(18) {
+array(19) {
   [0]=>
   string(20) "shmcache.apcu_compat"
   [1]=>
@@ -69,5 +69,7 @@ array(18) {
   [16]=>
   string(29) "shmcache.test_hook_fill_delay"
   [17]=>
+  string(37) "shmcache.test_hook_fill_recheck_delay"
+  [18]=>
   string(27) "shmcache.values_memory_size"
 }

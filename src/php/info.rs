@@ -79,6 +79,9 @@ pub fn info_array(ns: Option<&Namespace>) -> PhpResult<ZBox<ZendHashTable>> {
         if let Some(error) = error {
             ht.insert("tier_error", error.as_str())?;
         }
+        if let Some(last) = tier::last_error() {
+            ht.insert("tier_last_error", last.as_str())?;
+        }
         for (name, v) in tier_counters(&c) {
             ht.insert(name, v as i64)?;
         }
@@ -125,6 +128,9 @@ pub extern "C" fn php_info(module: *mut ModuleEntry) {
         info_table_row!("tier (Redis)", url.as_str());
         if let Some(error) = error {
             info_table_row!("tier error", error.as_str());
+        }
+        if let Some(last) = tier::last_error() {
+            info_table_row!("tier last error", last.as_str());
         }
         for (name, v) in tier_counters(&c) {
             info_table_row!(name, v.to_string());

@@ -138,7 +138,10 @@ pub fn open_on_demand() -> Option<&'static Cache> {
             if let Some(line) = replaced {
                 log(&line);
             }
-            super::cache_if_open()
+            let cache = super::cache_if_open()?;
+            // A process without the tier in a region tiered processes use misses this call too
+            // (its later calls go the tier's way, which refuses them).
+            super::tier::region_in_use(cache).then_some(cache)
         }
         Err(message) => {
             warn(&format!("{message}; the cache is disabled in this process"));

@@ -3,18 +3,26 @@
 //!
 //! One `Tier` (one Redis connection) per process, made at the process's first request (so a
 //! pool's `php_admin_value` applies, and never in the FPM master, which serves no request).
-//! No PHP code runs while it is borrowed: values are copied out first, and the warning of a
-//! Redis failure is raised afterwards (`warn_pending`), when nothing is held.
+//! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
+//! reported afterwards (`warn_pending`), when nothing is held.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use ext_php_rs::ffi::php_error_docref;
-use ext_php_rs::flags::ErrorType;
+use std::ffi::{c_char, c_int, CString};
+use std::time::{Duration, Instant};
 
 use super::ini;
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
+use crate::tier::mark::{self, Alone};
 use crate::tier::{Tier, TierCounters, WriteMode};
+
+extern "C" {
+    fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
+}
+const LOG_WARNING: c_int = 4;
+/// The same message is logged at most this often per process.
+const LOG_EVERY: Duration = Duration::from_secs(10);
 
 
 static ON: AtomicBool = AtomicBool::new(false);
@@ -23,6 +31,18 @@ static TIER: Mutex<Option<Tier>> = Mutex::new(None);
 static CONFIG_ERROR: Mutex<Option<String>> = Mutex::new(None);
 static CONFIGURED_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 static CONFIG_ERROR_WARNED: AtomicBool = AtomicBool::new(false);
+/// This process has `shmcache.redis` (valid or not).
+static CONFIGURED: AtomicBool = AtomicBool::new(false);
+/// Set for this request when the process has no tier but its region is used by tiered ones.
+static STAY_OUT: Mutex<Option<String>> = Mutex::new(None);
+static LAST_ERROR: Mutex<Option<LastError>> = Mutex::new(None);
+
+struct LastError {
+    message: String,
+    logged_at: Instant,
+    /// Times it happened again since it was logged.
+    unlogged: u64,
+}
 
 #[inline]
 pub fn on() -> bool {
@@ -44,12 +64,49 @@ pub fn at_request_start() {
             Err(e) => *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
         }
         let configured = tier.is_some() || CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
-        ON.store(configured, Ordering::Relaxed);
+        CONFIGURED.store(configured, Ordering::Relaxed);
     }
     CONFIG_ERROR_WARNED.store(false, Ordering::Relaxed);
+    *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    ON.store(CONFIGURED.load(Ordering::Relaxed), Ordering::Relaxed);
     if let Ok(mut tier) = TIER.try_lock() {
         if let Some(t) = tier.as_mut() {
             t.begin_request();
+        }
+    }
+    // A named region not open yet is checked when it opens (`named::open_on_demand`).
+    if let Some(cache) = super::cache_if_open() {
+        region_in_use(cache);
+    }
+}
+
+/// A request of this process starts using `cache` (at RINIT, or when its named region opens):
+/// a tiered process marks the region; one without the tier stays out of a region tiered
+/// processes use (`tier::mark`). False when this process must stay out.
+pub fn region_in_use(cache: &Cache) -> bool {
+    let now = mark::unix_now();
+    if CONFIGURED.load(Ordering::Relaxed) {
+        mark::renew(cache, now);
+        return true;
+    }
+    match mark::enter_alone(cache, now, mark::LEASE_SECONDS) {
+        Alone::Free => true,
+        Alone::TakenOver { idle_seconds } => {
+            log(&format!(
+                "shmcache: no process with shmcache.redis has used this region for {idle_seconds} s; \
+                 its near copy was emptied and it is now used without the tier"
+            ));
+            true
+        }
+        Alone::Tiered { seconds_ago } => {
+            let message = format!(
+                "shmcache: this region is used in tiered mode (a process with shmcache.redis started a \
+                 request on it {seconds_ago} s ago), but shmcache.redis is not set here; this request \
+                 does not use the cache (set the same shmcache.redis for every process of the region)"
+            );
+            *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+            ON.store(true, Ordering::Relaxed);
+            false
         }
     }
 }
@@ -61,17 +118,49 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     guard.as_mut().map(f)
 }
 
-/// Raises this request's warning about Redis (once), if there is one.
+/// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
+/// one, to PHP's error log. Not as a PHP warning: frameworks turn warnings into exceptions,
+/// and no request may fail because of Redis. The same message is logged at most once every
+/// LOG_EVERY per process (an outage must not write a line per request); `shmcache_info()`
+/// carries the last one (`tier_last_error`).
 pub fn warn_pending() {
     let message = with(|t| t.take_warning()).flatten().or_else(|| {
-        let error = CONFIG_ERROR.lock().ok().and_then(|e| e.clone())?;
+        let error = CONFIG_ERROR
+            .lock()
+            .ok()
+            .and_then(|e| e.clone())
+            .or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()))?;
         (!CONFIG_ERROR_WARNED.swap(true, Ordering::Relaxed)).then_some(error)
     });
-    if let Some(message) = message {
-        let c = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-        // SAFETY: "%s" with one NUL-terminated argument that outlives the call.
-        unsafe { php_error_docref(std::ptr::null(), ErrorType::Warning.bits() as i32, c"%s".as_ptr(), c.as_ptr()) };
+    let Some(message) = message else { return };
+    let mut last = LAST_ERROR.lock().unwrap_or_else(|e| e.into_inner());
+    let now = Instant::now();
+    let repeated = last.as_ref().is_some_and(|l| l.message == message && now.duration_since(l.logged_at) < LOG_EVERY);
+    if repeated {
+        if let Some(l) = last.as_mut() {
+            l.unlogged += 1;
+        }
+        return;
     }
+    let unlogged = last.as_ref().filter(|l| l.message == message).map_or(0, |l| l.unlogged);
+    *last = Some(LastError { message: message.clone(), logged_at: now, unlogged: 0 });
+    drop(last);
+    if unlogged > 0 {
+        log(&format!("{message} (and {unlogged} more times since it was last logged)"));
+    } else {
+        log(&message);
+    }
+}
+
+/// The last Redis failure or misconfiguration this process reported, for `shmcache_info()`.
+pub fn last_error() -> Option<String> {
+    LAST_ERROR.lock().ok().and_then(|l| l.as_ref().map(|l| l.message.clone()))
+}
+
+fn log(message: &str) {
+    let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: a NUL-terminated message; PHP's error log is usable during a request.
+    unsafe { php_log_err_with_severity(c.as_ptr(), LOG_WARNING) };
 }
 
 pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
@@ -123,12 +212,13 @@ pub fn generation(cache: &Cache, ns: &Namespace) -> i64 {
     with(|t| t.generation(cache, ns)).unwrap_or(0)
 }
 
-/// For shmcache_info(): the settings in use and this worker's counters.
+/// For shmcache_info(): the settings in use and this worker's counters; the error is the
+/// misconfiguration, or why this request stays out of the region.
 pub fn status() -> Option<(String, TierCounters, Option<String>)> {
     if !on() {
         return None;
     }
-    let error = CONFIG_ERROR.lock().ok().and_then(|e| e.clone());
+    let error = CONFIG_ERROR.lock().ok().and_then(|e| e.clone()).or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()));
     let (url, counters) = with(|t| (t.config().url.clone(), t.counters)).unwrap_or_default();
     Some((url, counters, error))
 }

@@ -24,6 +24,8 @@ use redis::{Script, Value};
 
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 
+pub mod mark;
+
 /// The namespace of the tier's own entries in the region (the generations). Applications
 /// cannot name it: it starts with a NUL byte.
 const RESERVED_NS: &[u8] = b"\0shmcache-tier";
@@ -32,6 +34,7 @@ const RESERVED_NS: &[u8] = b"\0shmcache-tier";
 const CLAIMED: usize = 0;
 const APPLIED: usize = 1;
 const EPOCH: usize = 2;
+// Word 3 is `mark::MARK`: whether tiered processes use the region.
 const GENERATION_PREFIX: &[u8] = b"gen:";
 /// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
 /// would otherwise cost a round trip on every request). Never stored in Redis, never returned.

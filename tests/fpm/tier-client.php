@@ -9,7 +9,8 @@
 //        read is checked: a value is stale when another write (or delete) of its key started
 //        after the value's write returned and itself returned before the read was sent; a miss
 //        is stale when a set returned before the read was sent and no delete can explain it.
-//        Prints "reads N stale N failed N writes N".
+//        Prints "reads N stale N failed N writes N stale-values N" (stale-values: the stale
+//        reads that returned a value, not a miss).
 $docroot = getenv('TIER_SCRIPT') ?: __DIR__ . '/tier.php';
 
 function fcgi_request(string $socket, string $query, float $timeout = 10.0): ?array {
@@ -161,6 +162,9 @@ switch ($argv[1]) {
 			}
 		}
 		$stale = 0;
+		// Reads of a value (not misses) that were stale: a Redis restarted empty explains
+		// misses, never an old value.
+		$staleValues = 0;
 		foreach ($reads as [$key, $what, $start, $end]) {
 			if ($what === 'miss') {
 				// A miss is stale when a set returned before the read was sent and no delete
@@ -188,12 +192,14 @@ switch ($argv[1]) {
 			$w = $byValue[$key][$what] ?? null;
 			if ($w === null) {
 				$stale++;
+				$staleValues++;
 				fprintf(STDERR, "read of %s=%s at %.6f: a value nobody wrote\n", $key, $what, $start);
 				continue;
 			}
 			foreach ($writes[$key] as $other) {
 				if ($other[1] > $w[2] && $other[2] < $start) {
 					$stale++;
+					$staleValues++;
 					if ($stale <= 5) {
 						fprintf(STDERR, "stale read of %s=%s at %.6f: written by [%.6f, %.6f], overwritten (%s) by [%.6f, %.6f]\n",
 							$key, $what, $start, $w[1], $w[2], $other[0], $other[1], $other[2]);
@@ -202,6 +208,6 @@ switch ($argv[1]) {
 				}
 			}
 		}
-		printf("reads %d stale %d failed %d writes %d\n", count($reads), $stale, $failed, array_sum(array_map('count', $writes)));
+		printf("reads %d stale %d failed %d writes %d stale-values %d\n", count($reads), $stale, $failed, array_sum(array_map('count', $writes)), $staleValues);
 		break;
 }
