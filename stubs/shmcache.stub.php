@@ -319,7 +319,9 @@ function shmcache_flush(): bool {}
  * 'flushes', 'namespace_flushes', 'namespaces_used', 'cas_retries', 'max_value_size',
  * 'start_time' (Unix time the region was created).
  * With shmcache.redis set (tiered mode) also 'tier_redis' (the address), 'tier_error' (a
- * configuration error, when there is one) and this worker's 'tier_round_trips',
+ * configuration error, or why a process without shmcache.redis stays out of a region tiered
+ * processes use), 'tier_last_error' (the last Redis failure this worker logged) and this
+ * worker's 'tier_round_trips',
  * 'tier_near_hits', 'tier_near_misses', 'tier_redis_errors', 'tier_untrusted_requests',
  * 'tier_invalidations_applied', 'tier_near_flushes', 'tier_stale_fills_dropped', 'tier_lag_ms'.
  * docs/configuration.md explains each one and how to read them.
