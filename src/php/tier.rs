@@ -84,12 +84,14 @@ pub fn at_request_start() {
 /// a tiered process marks the region; one without the tier stays out of a region tiered
 /// processes use (`tier::mark`). False when this process must stay out.
 pub fn region_in_use(cache: &Cache) -> bool {
-    let now = mark::unix_now();
     if CONFIGURED.load(Ordering::Relaxed) {
-        mark::renew(cache, now);
+        mark::renew(cache, mark::unix_now());
         return true;
     }
-    match mark::enter_alone(cache, now, mark::LEASE_SECONDS) {
+    if !mark::is_marked(cache) {
+        return true;
+    }
+    match mark::enter_alone(cache, mark::unix_now(), mark::LEASE_SECONDS) {
         Alone::Free => true,
         Alone::TakenOver { idle_seconds } => {
             log(&format!(

@@ -38,6 +38,12 @@ pub fn renew(cache: &Cache, now: u64) {
     }
 }
 
+/// Whether a tiered process has marked the region (and no process without the tier has taken it
+/// over since): the cheap test a process without the tier makes before `enter_alone`.
+pub fn is_marked(cache: &Cache) -> bool {
+    word(cache, MARK).load(Ordering::Relaxed) != 0
+}
+
 /// What a process without the tier may do with a region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Alone {

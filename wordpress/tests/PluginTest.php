@@ -238,6 +238,7 @@ final class PluginTest extends TestCase {
 			'tiered, Redis answering'              => array( self::info( self::tier() ), self::ctx(), 'good', 'caching objects in shared memory', null ),
 			'tiered, Redis failed for some requests' => array( self::info( self::tier( array( 'tier_untrusted_requests' => 3, 'tier_redis_errors' => 4 ) ) ), self::ctx(), 'recommended', 'Redis failed for 3 requests', 'shmcache.redis_read_timeout' ),
 			'tiered, misconfigured'                => array( self::info( self::tier( array( 'tier_error' => 'shmcache.redis: redis://x must start with unix:// or tcp://' ) ) ), self::ctx(), 'critical', 'The Redis tier is misconfigured', 'unix:///path/to/redis.sock' ),
+			'tiered elsewhere, not here'           => array( self::info( self::tier( array( 'tier_redis' => '', 'tier_error' => 'shmcache: this region is used in tiered mode (a process with shmcache.redis started a request on it 3 s ago), but shmcache.redis is not set here' ) ) ), self::ctx(), 'critical', 'use the Redis tier and these do not', 'for every pool and for the command line' ),
 			'named region that could not be opened' => array( self::named_error(), self::ctx(), 'critical', 'The named region could not be opened', 'ls -l /dev/shm/shmcache.site-a' ),
 		);
 	}

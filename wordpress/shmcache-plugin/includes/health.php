@@ -191,7 +191,16 @@ function shmcache_health_verdict( array $info, array $context ): array {
 	// ------------------------------------------------------------------ tiered mode (shmcache.redis)
 	if ( $enabled && isset( $info['tier_redis'] ) ) {
 		$redis = (string) $info['tier_redis'];
-		if ( isset( $info['tier_error'] ) && '' !== (string) $info['tier_error'] ) {
+		if ( '' === $redis && isset( $info['tier_error'] ) && '' !== (string) $info['tier_error'] ) {
+			// This process has no shmcache.redis, but tiered processes (the CLI, another pool)
+			// use its region: it stays out of the region.
+			$findings[] = array(
+				2,
+				'Some PHP processes of this site use the Redis tier and these do not',
+				$info['tier_error'] . '. Until every process of the region uses the same shmcache.redis, these requests use no object cache.',
+				'Set the same shmcache.redis (and shmcache.redis_prefix) for every pool and for the command line (php.ini of the CLI, or -d) that share this region, or remove it from all of them (docs/operations.md, "Several web servers").',
+			);
+		} elseif ( isset( $info['tier_error'] ) && '' !== (string) $info['tier_error'] ) {
 			$findings[] = array(
 				2,
 				'The Redis tier is misconfigured',
@@ -203,7 +212,7 @@ function shmcache_health_verdict( array $info, array $context ): array {
 				1,
 				'Redis failed for ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests of this worker',
 				'The near cache is kept coherent through Redis at ' . $redis . '. In ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests since this worker started, Redis did not answer in time (' . shmcache_plugin_num( $g( 'tier_redis_errors' ) ) . ' errors); those requests used no object cache (reads missed, writes were refused), so they were slower but never stale.',
-				'Check that Redis runs and answers within shmcache.redis_read_timeout (redis-cli --latency); the PHP error log has one warning per failed request, with the reason.',
+				'Check that Redis runs and answers within shmcache.redis_read_timeout (redis-cli --latency); the PHP error log has the reason (once every 10 seconds per worker), and shmcache_info()['tier_last_error'] the last one.',
 			);
 		}
 	}
