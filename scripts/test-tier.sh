@@ -122,6 +122,12 @@ field() {
   php -n -r '$j = json_decode($argv[1], true); $v = is_array($j) ? ($j[$argv[2]] ?? null) : null;
     echo is_bool($v) ? ($v ? "true" : "false") : (is_array($v) ? json_encode($v) : (string) $v);' "$1" "$2"
 }
+# stale_reads POOL KEY VALUE: of 6 gets of KEY on POOL, how many did not read VALUE.
+stale_reads() {
+  local n=0
+  for _ in 1 2 3 4 5 6; do [ "$(field "$(req "$1" "op=get&k=$2")" value)" = "$3" ] || n=$((n + 1)); done
+  echo "$n"
+}
 expect() {
   if [ "$2" = "$3" ]; then
     echo "PASS: $1"
@@ -146,9 +152,7 @@ for _ in 1 2 3 4; do req b "op=get&k=post" >/dev/null; done
 hits=$(field "$(req b 'op=get&k=post')" tier_near_hits)
 check "B serves its near copy (near hits $hits)" test "${hits:-0}" -ge 1
 req a "op=set&k=post&v=v2" >/dev/null
-stale=0
-for _ in 1 2 3 4 5 6; do [ "$(field "$(req b 'op=get&k=post')" value)" = v2 ] || stale=$((stale + 1)); done
-expect "every worker of B reads A's new value at its next request" "$stale" "0"
+expect "every worker of B reads A's new value at its next request" "$(stale_reads b post v2)" "0"
 req b "op=delete&k=post" >/dev/null
 expect "a delete on B is seen on A" "$(field "$(req a 'op=get&k=post')" found)" "false"
 
@@ -178,11 +182,7 @@ applied=$(field "$(req b 'op=get&k=race')" value)
 wait "$slow"
 expect "the slow request began before the write (reads old)" "$(field "$(cat "$RUN/slow.json")" value)" "old"
 expect "its fill lost to the applied invalidation" "$(field "$(cat "$RUN/slow.json")" tier_stale_fills_dropped)" "1"
-stale=0
-for _ in 1 2 3 4 5 6; do
-  [ "$(field "$(req b 'op=get&k=race')" value)" = new ] || stale=$((stale + 1))
-  [ "$(field "$(req bslow 'op=get&k=race')" value)" = new ] || stale=$((stale + 1))
-done
+stale=$(( $(stale_reads b race new) + $(stale_reads bslow race new) ))
 expect "requests on B after the write read the new value ($applied first)" "$stale" "0"
 
 # ------------------------------------------------------------------ the race, fill pending
@@ -203,11 +203,7 @@ wait "$pend"
 expect "the pending request began before the write (reads old)" "$(field "$(cat "$RUN/pend.json")" value)" "old"
 expect "a request on B after the write reads new ($first), and so does one while the old fill is pending" "$during" "new"
 expect "the pending fill was withdrawn" "$(field "$(cat "$RUN/pend.json")" tier_stale_fills_dropped)" "1"
-stale=0
-for _ in 1 2 3 4 5 6; do
-  [ "$(field "$(req b 'op=get&k=pend')" value)" = new ] || stale=$((stale + 1))
-done
-expect "requests on B afterwards read new" "$stale" "0"
+expect "requests on B afterwards read new" "$(stale_reads b pend new)" "0"
 
 # ------------------------------------------------------------------ Redis killed, restarted empty
 req a "op=set&k=lost&v=before" >/dev/null

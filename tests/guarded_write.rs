@@ -16,16 +16,22 @@ fn get(c: &Cache, key: &[u8]) -> Option<Vec<u8>> {
     c.get(&Namespace::root(), key, &mut out).unwrap().map(|_| out)
 }
 
+/// The key "k" live with "before", or absent.
+fn start_with(c: &Cache, existing: bool) {
+    let root = Namespace::root();
+    if existing {
+        c.set(&root, b"k", STRING, b"before", 0).unwrap();
+    } else {
+        c.delete(&root, b"k").unwrap();
+    }
+}
+
 #[test]
 fn the_value_is_invisible_while_the_guard_decides_then_published_when_it_agrees() {
     let c = cache();
     let root = Namespace::root();
     for existing in [false, true] {
-        if existing {
-            c.set(&root, b"k", STRING, b"before", 0).unwrap();
-        } else {
-            c.delete(&root, b"k").unwrap();
-        }
+        start_with(&c, existing);
         let seen = Cell::new(Some(b"sentinel".to_vec()));
         let stored = c.set_if_current(&root, b"k", STRING, b"after", 0, || {
             seen.set(get(&c, b"k"));
@@ -42,11 +48,7 @@ fn a_guard_that_says_no_leaves_nothing_readable() {
     let c = cache();
     let root = Namespace::root();
     for existing in [false, true] {
-        if existing {
-            c.set(&root, b"k", STRING, b"before", 0).unwrap();
-        } else {
-            c.delete(&root, b"k").unwrap();
-        }
+        start_with(&c, existing);
         assert_eq!(c.set_if_current(&root, b"k", STRING, b"stale", 0, || false), Ok(false));
         assert_eq!(get(&c, b"k"), None, "existing key: {existing}");
         // The key's slot is free again: an ordinary write lands at once.
@@ -60,11 +62,7 @@ fn a_delete_while_the_guard_decides_wins() {
     let c = cache();
     let root = Namespace::root();
     for existing in [false, true] {
-        if existing {
-            c.set(&root, b"k", STRING, b"before", 0).unwrap();
-        } else {
-            c.delete(&root, b"k").unwrap();
-        }
+        start_with(&c, existing);
         let stored = c.set_if_current(&root, b"k", STRING, b"late", 0, || {
             c.delete(&root, b"k").unwrap();
             true
