@@ -123,6 +123,29 @@ impl Cache {
         true
     }
 
+    /// The virtual offset and ring position of the entry a slot word points at, or None when
+    /// the ring has written over that place since (the word is dead).
+    #[inline(always)]
+    fn locate(&self, word: u64) -> Option<(u64, u64)> {
+        let tail = self.tail();
+        let offset = word_offset(word, tail);
+        ring::is_intact(tail, offset, self.capacity).then(|| (offset, self.ring_size.pos(offset)))
+    }
+
+    /// What a header copied from `pos` says before its lengths may be trusted: None when it
+    /// may be this key's entry, `Invalid` when it is not a whole entry written at `offset`
+    /// (torn or overwritten), `Other` when its namespace and key lengths are another key's.
+    #[inline(always)]
+    fn header_rules_out(&self, h: &EntryHeader, offset: u64, pos: u64, ns: &[u8], key: &[u8]) -> Option<EntryRead> {
+        if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > self.capacity {
+            return Some(EntryRead::Invalid);
+        }
+        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
+            return Some(EntryRead::Other);
+        }
+        None
+    }
+
     /// `read_key` out of line, for the paths that rarely need it (a failed validation, the
     /// check for a rival insert), so that they do not grow the reads they sit in.
     #[inline(never)]
@@ -134,25 +157,16 @@ impl Cache {
     /// value: what a plain set needs to pick the slot it replaces. The header is unverified.
     #[inline(always)]
     pub(super) fn read_key(&self, word: u64, ns: &[u8], key: &[u8]) -> EntryRead {
-        let cap = self.capacity;
-        let tail = self.tail();
-        let offset = word_offset(word, tail);
-        if !ring::is_intact(tail, offset, cap) {
-            return EntryRead::Other;
-        }
-        let pos = self.ring_size.pos(offset);
-        if pos + HEADER_LEN as u64 > cap {
+        let Some((offset, pos)) = self.locate(word) else { return EntryRead::Other };
+        if pos + HEADER_LEN as u64 > self.capacity {
             return EntryRead::Invalid;
         }
         self.prefetch_ring(pos, (HEADER_LEN + ns.len() + key.len()) as u64);
         let mut h = EntryHeader::default();
-        // SAFETY: pos + HEADER_LEN <= cap (checked above); the destination is a local header.
+        // SAFETY: pos + HEADER_LEN <= capacity (checked above); the destination is a local header.
         unsafe { self.ring.copy_out(pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
-        if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > cap {
-            return EntryRead::Invalid;
-        }
-        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
-            return EntryRead::Other;
+        if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
+            return ruled_out;
         }
         if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) {
             EntryRead::Same(h)
@@ -167,17 +181,11 @@ impl Cache {
     /// Compressed values arrive in the sink decompressed. `key_hash` is the key's hash, which
     /// the checksum covers in place of the key's bytes once they have compared equal.
     pub(super) fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], key_hash: u64, sink: &mut S) -> EntryRead {
-        let cap = self.capacity;
-        let tail = self.tail();
-        let offset = word_offset(word, tail);
-        if !ring::is_intact(tail, offset, cap) {
-            return EntryRead::Other;
-        }
-        let pos = self.ring_size.pos(offset);
+        let Some((offset, pos)) = self.locate(word) else { return EntryRead::Other };
         let head_len = HEADER_LEN + ns.len() + key.len();
         // Entries never straddle the ring's end: this key's entry can't start here, so the slot
         // is another key's with the same tag (a shorter key fits where this one would not).
-        if pos + head_len as u64 > cap {
+        if pos + head_len as u64 > self.capacity {
             return EntryRead::Other;
         }
         // The whole entry, as long as the slot word says (the value's length is not known yet),
@@ -196,12 +204,8 @@ impl Cache {
         // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
         // integers (any bit pattern is valid) and read_unaligned needs no alignment.
         let h = unsafe { std::ptr::read_unaligned(head.as_ptr().cast::<EntryHeader>()) };
-        let total = h.total_len();
-        if h.offset != offset || total > self.max_entry_len || pos + total > cap {
-            return EntryRead::Invalid;
-        }
-        if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
-            return EntryRead::Other;
+        if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
+            return ruled_out;
         }
         let (stored_ns, stored_key) = head[HEADER_LEN..].split_at(ns.len());
         // (The root namespace is empty: skip a comparison call on every plain get.)
@@ -489,12 +493,7 @@ impl Cache {
     /// position: None unless the entry is still intact, its header fits before the ring's end
     /// and the header names that offset. Nothing else of the header is checked yet.
     pub(super) fn resident_header(&self, word: u64) -> Option<(u64, u64, EntryHeader)> {
-        let tail = self.tail();
-        let offset = word_offset(word, tail);
-        if !ring::is_intact(tail, offset, self.capacity) {
-            return None;
-        }
-        let pos = self.ring_size.pos(offset);
+        let (offset, pos) = self.locate(word)?;
         if pos + HEADER_LEN as u64 > self.capacity {
             return None;
         }
