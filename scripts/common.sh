@@ -58,6 +58,19 @@ check() {
   fi
 }
 
+# `expect NAME ACTUAL WANTED`: a check of a value that prints what it saw when it fails.
+expect() {
+  if [ "$2" = "$3" ]; then
+    echo "PASS: $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $1"
+    echo "  got:      $2"
+    echo "  expected: $3"
+    failed=$((failed + 1))
+  fi
+}
+
 # `phpunit_counted LABEL OUTFILE PHPUNIT-ARGS...` runs Debian's PHPUnit against the harness site
 # (WP_STACK_HOST) with the extension loaded (and the php settings in PHPUNIT_PHP_ARGS), keeps its
 # output in OUTFILE (shown when something fails), and counts each test in $passed / $failed; a

@@ -91,18 +91,6 @@ cli() {
     "$PUB/named.php" "$@" 2>&1
 }
 
-# expect NAME ACTUAL WANTED: a check that prints what it saw when it fails.
-expect() {
-  if [ "$2" = "$3" ]; then
-    echo "PASS: $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $1"
-    echo "  got:      $2"
-    echo "  expected: $3"
-    failed=$((failed + 1))
-  fi
-}
 
 # ------------------------------------------------------------------------------ the master
 A_PATH="/dev/shm/shmcache.$TAG-a"

@@ -128,17 +128,6 @@ stale_reads() {
   for _ in 1 2 3 4 5 6; do [ "$(field "$(req "$1" "op=get&k=$2")" value)" = "$3" ] || n=$((n + 1)); done
   echo "$n"
 }
-expect() {
-  if [ "$2" = "$3" ]; then
-    echo "PASS: $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $1"
-    echo "  got:      $2"
-    echo "  expected: $3"
-    failed=$((failed + 1))
-  fi
-}
 
 start_redis
 start_master A "a:3:0"

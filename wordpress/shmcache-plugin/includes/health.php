@@ -212,7 +212,7 @@ function shmcache_health_verdict( array $info, array $context ): array {
 				1,
 				'Redis failed for ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests of this worker',
 				'The near cache is kept coherent through Redis at ' . $redis . '. In ' . shmcache_plugin_num( $g( 'tier_untrusted_requests' ) ) . ' requests since this worker started, Redis did not answer in time (' . shmcache_plugin_num( $g( 'tier_redis_errors' ) ) . ' errors); those requests used no object cache (reads missed, writes were refused), so they were slower but never stale.',
-				'Check that Redis runs and answers within shmcache.redis_read_timeout (redis-cli --latency); the PHP error log has the reason (once every 10 seconds per worker), and shmcache_info()['tier_last_error'] the last one.',
+				'Check that Redis runs and answers within shmcache.redis_read_timeout (redis-cli --latency); the PHP error log has the reason (once every 10 seconds per worker), and shmcache_info()["tier_last_error"] the last one.',
 			);
 		}
 	}
