@@ -316,3 +316,46 @@ fn a_stale_fill_is_never_readable_while_its_recheck_is_pending() {
     assert_eq!(dropped, 1);
     assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]));
 }
+
+/// A panic inside the tier (the PHP side catches it at its boundary) poisons the lock the
+/// process keeps its tier behind. Here it strikes halfway through a sync: `claimed` raised,
+/// the near copy of the written key not yet deleted. The rest of that request must not read
+/// the near copy, and the next request must work again, on a new connection.
+#[test]
+fn a_panic_inside_the_tier_costs_one_request_not_the_worker() {
+    let redis = Redis::start("panic");
+    let (a, b) = (region(), region());
+    let mut ta = tier(&redis);
+    let shared = std::sync::Mutex::new(Some(tier(&redis)));
+    let root = Namespace::root();
+    let request_get = |key: &[u8]| {
+        let mut guard = shmcache::tier::lock(&shared).expect("the tier is usable");
+        let t = guard.as_mut().unwrap();
+        t.begin_request();
+        get(t, &b, &root, key)
+    };
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(b"post").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+
+    shmcache::tier::lock(&shared).unwrap().as_mut().unwrap().arm_test_panic();
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| request_get(b"post")));
+    assert!(panicked.is_err(), "the hook panics");
+    assert!(shared.is_poisoned());
+
+    // The same request goes on after the panic: the stale near copy (v1) is not read.
+    {
+        let mut guard = shmcache::tier::lock(&shared).expect("a poisoned tier is recovered");
+        let t = guard.as_mut().unwrap();
+        assert_eq!(get(t, &b, &root, b"post"), None, "a half-updated tier was trusted");
+        assert_eq!(t.counters.untrusted_requests, 1);
+    }
+    let trips = shmcache::tier::lock(&shared).unwrap().as_ref().unwrap().counters.round_trips;
+    assert_eq!(request_get(b"post").as_deref(), Some(&b"v2"[..]));
+    let t = shmcache::tier::lock(&shared).unwrap();
+    let t = t.as_ref().unwrap();
+    // A connect, the sync, and the get (the panic left the key near, undeleted, until this
+    // sync deleted it).
+    assert_eq!(t.counters.round_trips, trips + 3, "the connection of the panicked call was kept");
+    assert_eq!(t.counters.redis_errors, 0);
+}

@@ -18,6 +18,7 @@
 //!   (`Cache::set_if_current`).
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use redis::{Script, Value};
@@ -114,6 +115,28 @@ pub struct Tier {
     trust: Trust,
     warning: Option<String>,
     pub counters: TierCounters,
+    /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
+    test_panic: bool,
+}
+
+/// Locks a process's tier, as the PHP side keeps it (None while it is borrowed: no PHP code
+/// runs then, so only a re-entry sees that). A panic inside the tier (caught at the PHP
+/// boundary) poisons the lock: the tier it left may be halfway through an update (a claim
+/// raised and its deletes not made, a reply not read off the connection), so it is recovered
+/// (`recover_from_panic`) rather than refused for the rest of the process' life.
+pub fn lock(shared: &Mutex<Option<Tier>>) -> Option<MutexGuard<'_, Option<Tier>>> {
+    match shared.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::WouldBlock) => None,
+        Err(TryLockError::Poisoned(poisoned)) => {
+            let mut guard = poisoned.into_inner();
+            if let Some(tier) = guard.as_mut() {
+                tier.recover_from_panic();
+            }
+            shared.clear_poison();
+            Some(guard)
+        }
+    }
 }
 
 impl Tier {
@@ -127,7 +150,28 @@ impl Tier {
             trust: Trust::Unknown,
             warning: None,
             counters: TierCounters::default(),
+            test_panic: false,
         })
+    }
+
+    /// After a panic inside the tier: nothing it was doing is trusted. The connection goes (a
+    /// reply may still be on its way), and the rest of the request does not read the near copy;
+    /// the next request syncs on a new connection. The region itself needs nothing: its
+    /// positions only grow, and a claim whose deletes were not made only makes fills lose
+    /// until the next sync applies the same entries again.
+    pub fn recover_from_panic(&mut self) {
+        self.drop_connection();
+        if self.trust != Trust::Untrusted {
+            self.counters.untrusted_requests += 1;
+        }
+        self.trust = Trust::Untrusted;
+    }
+
+    /// Test hook: the next sync that has entries to apply panics after raising `claimed` and
+    /// before deleting anything.
+    #[doc(hidden)]
+    pub fn arm_test_panic(&mut self) {
+        self.test_panic = true;
     }
 
     pub fn config(&self) -> &TierConfig {
@@ -385,6 +429,9 @@ impl Tier {
         // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its load
         // of `claimed`. One of the two sees the other.
         fence(Ordering::SeqCst);
+        if std::mem::take(&mut self.test_panic) {
+            panic!("shmcache test hook: a panic inside the tier's sync");
+        }
         // A delete that could not be made leaves `applied` where it was and the request
         // untrusted: the next request applies the same entries again.
         apply_entries(cache, &parsed)?;
@@ -483,13 +530,20 @@ impl Tier {
         }
     }
 
+    /// Closes this process's connection; one inherited across fork is left to its owner.
+    fn drop_connection(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            if self.connection_pid != std::process::id() {
+                // The parent's socket stays the parent's.
+                std::mem::forget(connection);
+            }
+        }
+    }
+
     fn connection(&mut self) -> Result<&mut redis::Connection, String> {
         let pid = std::process::id();
         if self.connection_pid != pid {
-            // Inherited across fork: the parent's socket stays the parent's.
-            if let Some(inherited) = self.connection.take() {
-                std::mem::forget(inherited);
-            }
+            self.drop_connection();
         }
         if self.connection.is_none() {
             self.connection = Some(self.connect()?);
