@@ -50,6 +50,12 @@ impl Redis {
         }
     }
 
+    /// One command through redis-cli; its output.
+    fn cli(&self, args: &[&str]) -> String {
+        let out = Command::new("redis-cli").arg("-s").arg(&self.socket).args(args).output().expect("redis-cli on PATH");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
     fn config(&self) -> TierConfig {
         TierConfig { url: format!("unix://{}", self.socket.display()), ..TierConfig::default() }
     }
@@ -358,4 +364,45 @@ fn a_panic_inside_the_tier_costs_one_request_not_the_worker() {
     // sync deleted it).
     assert_eq!(t.counters.round_trips, trips + 3, "the connection of the panicked call was kept");
     assert_eq!(t.counters.redis_errors, 0);
+}
+
+/// Redis at `maxmemory` under `noeviction` refuses every script that may write, and the sync
+/// and near-miss reads used to be such scripts: every request became untrusted. Now reads go
+/// on (the near copy stays trusted), writes return false, deletes still work.
+#[test]
+fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
+    let redis = Redis::start("oom");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    for key in [&b"near"[..], b"far", b"gone"] {
+        assert!(request_set(&mut ta, &a, key, b"v1"));
+    }
+    assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]), "OK");
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "1"]), "OK");
+    assert!(redis.cli(&["SET", "probe", "1"]).starts_with("OOM"), "Redis is not out of memory");
+
+    let hits = tb.counters.near_hits;
+    assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]), "{:?}", tb.take_warning());
+    assert_eq!(tb.counters.near_hits, hits + 1, "the near copy is trusted");
+    assert_eq!(get(&mut tb, &b, &root, b"far").as_deref(), Some(&b"v1"[..]), "a near miss reads Redis");
+    assert!(!tb.store(&b, &root, b"near", STRING, b"v2", 0, WriteMode::Set));
+    assert!(tb.take_warning().unwrap().contains("refused a write"));
+    assert_eq!(tb.incr(&b, &root, b"far", 1), None);
+    // A refused write changed nothing: the request still reads near.
+    assert_eq!(get(&mut tb, &b, &root, b"near").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(tb.counters.near_hits, hits + 2);
+    // A delete frees memory: it runs, with its invalidation.
+    assert!(tb.delete(&b, &root, b"gone"));
+    ta.begin_request();
+    assert_eq!(get(&mut ta, &a, &root, b"gone"), None);
+    // A worker that connects only now syncs too.
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"far").as_deref(), Some(&b"v1"[..]), "{:?}", tc.take_warning());
+    assert_eq!([ta.counters.untrusted_requests, tb.counters.untrusted_requests, tc.counters.untrusted_requests], [0, 0, 0]);
+
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "0"]), "OK");
+    assert!(request_set(&mut tb, &b, b"near", b"v2"));
+    assert_eq!(request_get(&mut ta, &a, b"near").as_deref(), Some(&b"v2"[..]));
 }

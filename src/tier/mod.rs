@@ -111,7 +111,7 @@ pub struct Tier {
     connection: Option<redis::Connection>,
     /// The process that opened `connection`: a forked child opens its own.
     connection_pid: u32,
-    script: Script,
+    scripts: Scripts,
     trust: Trust,
     warning: Option<String>,
     pub counters: TierCounters,
@@ -146,7 +146,7 @@ impl Tier {
             config,
             connection: None,
             connection_pid: 0,
-            script: Script::new(include_str!("script.lua")),
+            scripts: Scripts::new(),
             trust: Trust::Unknown,
             warning: None,
             counters: TierCounters::default(),
@@ -398,7 +398,12 @@ impl Tier {
         let candidate = random_epoch();
         let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
-        let reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let mut reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        if let [Value::Nil] = reply.as_slice() {
+            // A Redis without an epoch yet (new, or one that lost its data): the writing
+            // script sets one, unless another server's did meanwhile.
+            reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        }
         let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
             return Err("unexpected reply to the sync script".into());
         };
@@ -503,29 +508,40 @@ impl Tier {
     fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
         match self.call_raw(op, ns.name(), key, a, b, b"0") {
             Ok(v) => Some(v),
-            Err(e) => {
+            Err(CallError::Refused(e)) => {
+                self.refused(e);
+                None
+            }
+            Err(CallError::Failed(e)) => {
                 self.fail(e);
-                self.trust = Trust::Untrusted;
                 None
             }
         }
     }
 
-    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, String> {
+    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, CallError> {
         let stream_length = self.config.stream_length.to_string();
-        self.connection()?;
-        let mut invocation = self.script.prepare_invoke();
+        self.connection().map_err(CallError::Failed)?;
+        let script = match op {
+            "get" | "generation" | "sync" => &self.scripts.read,
+            "delete" => &self.scripts.delete,
+            _ => &self.scripts.write,
+        };
+        let mut invocation = script.prepare_invoke();
         invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
         self.counters.round_trips += 1;
         let connection = self.connection.as_mut().expect("opened above");
         let result: redis::RedisResult<Value> = invocation.invoke(connection);
         match result {
             Ok(Value::Array(v)) => Ok(v),
-            Ok(other) => Err(format!("unexpected reply {other:?}")),
+            Ok(other) => Err(CallError::Failed(format!("unexpected reply {other:?}"))),
+            // A script with a first line is refused whole, before it runs, when Redis is out
+            // of memory: nothing happened, and the connection read the whole reply.
+            Err(e) if e.code() == Some("OOM") => Err(CallError::Refused(e.to_string())),
             Err(e) => {
                 // After a timeout the reply may still come: the connection is not reused.
                 self.connection = None;
-                Err(e.to_string())
+                Err(CallError::Failed(e.to_string()))
             }
         }
     }
@@ -580,10 +596,51 @@ impl Tier {
         self.trust = Trust::Untrusted;
     }
 
+    /// A write Redis refused without running it (out of memory under `noeviction`): it returns
+    /// false, and the request keeps its trust (nothing changed in Redis).
+    fn refused(&mut self, e: String) {
+        self.counters.redis_errors += 1;
+        if self.warning.is_none() && self.trust != Trust::Untrusted {
+            self.warning = Some(format!("shmcache: Redis at {} refused a write ({e})", self.config.url));
+        }
+    }
+
     fn protocol_error<T>(&mut self) -> Option<T> {
         self.connection = None;
         self.fail("unexpected reply from the tier script".into());
         None
+    }
+}
+
+/// The tier's script body under its three first lines (script.lua says which runs what).
+struct Scripts {
+    read: Script,
+    write: Script,
+    delete: Script,
+}
+
+impl Scripts {
+    fn new() -> Scripts {
+        let body = include_str!("script.lua");
+        Scripts {
+            read: Script::new(&format!("#!lua flags=no-writes\n{body}")),
+            write: Script::new(&format!("#!lua\n{body}")),
+            delete: Script::new(&format!("#!lua flags=allow-oom\n{body}")),
+        }
+    }
+}
+
+enum CallError {
+    /// Redis refused to run the script (out of memory).
+    Refused(String),
+    Failed(String),
+}
+
+impl From<CallError> for String {
+    fn from(e: CallError) -> String {
+        match e {
+            CallError::Refused(e) | CallError::Failed(e) => e,
+        }
     }
 }
 

@@ -1,5 +1,10 @@
--- Every operation of the tier in one script, so each is one round trip and atomic in Redis.
+-- Every operation of the tier in one script body, so each is one round trip and atomic in Redis.
 -- KEYS[1]: the prefix. ARGV: op, namespace, key, a, b, stream length, apply limit.
+-- The body runs under three first lines (src/tier/mod.rs): `no-writes` for the reading
+-- operations (get, generation, sync), which Redis then runs at `maxmemory` under
+-- `noeviction` too; `allow-oom` for delete (it frees memory, and its invalidation must be
+-- published with it); none for the other writes, which Redis refuses whole, before they run,
+-- when it is out of memory.
 -- A data key carries the generation of everything ('' in the hash) and of its namespace, so a
 -- flush is one HINCRBY; the keys it retires stay until their TTL or Redis' eviction.
 local P = KEYS[1]
@@ -70,10 +75,12 @@ elseif op == 'generation' then
   local v = g[2] or '0'
   if ns == '' then v = g[1] or '0' end
   return {v, last_id()}
-elseif op == 'sync' then
-  -- a: this server's epoch (a new random one if it has none); b: its applied position.
-  redis.call('SET', P .. 'epoch', a, 'NX')
+elseif op == 'sync' or op == 'init' then
+  -- a: a new random epoch; b: this server's applied position. Only 'init' (the writing
+  -- script, run when 'sync' found no epoch) sets it, so a Redis out of memory still syncs.
+  if op == 'init' then redis.call('SET', P .. 'epoch', a, 'NX') end
   local epoch = redis.call('GET', P .. 'epoch')
+  if not epoch then return {false} end
   if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
   local info = redis.call('XINFO', 'STREAM', S)
   local last, trimmed = '0-0', nil
