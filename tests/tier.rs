@@ -406,3 +406,36 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     assert!(request_set(&mut tb, &b, b"near", b"v2"));
     assert_eq!(request_get(&mut ta, &a, b"near").as_deref(), Some(&b"v2"[..]));
 }
+
+/// A near copy of a value with a TTL dies no later than Redis' copy: its expiry counts from
+/// before the call that read (or wrote) the value, not from when the reply arrived. The hook
+/// holds each reply for over a second, so that a TTL counted from the reply's arrival would
+/// land past Redis' expiry.
+#[test]
+fn a_near_copy_never_outlives_redis_copy() {
+    let redis = Redis::start("ttl");
+    let (a, b) = (region(), region());
+    let slow = TierConfig { test_fill_delay: Duration::from_millis(1100), ..redis.config() };
+    let (mut ta, mut tb) = (Tier::new(slow.clone()).unwrap(), Tier::new(slow).unwrap());
+    let root = Namespace::root();
+    let redis_expiry_ms = |key: &str| -> u64 { redis.cli(&["PEXPIRETIME", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap() };
+    let now_s = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+
+    // The writer's own copy.
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"written", STRING, b"v", 10, WriteMode::Set));
+    let near = a.expires_at(&root, b"written").unwrap().expect("the writer keeps a near copy");
+    let far = redis_expiry_ms("written");
+    assert!(near > now_s(), "the near copy has a future expiry");
+    assert!(near * 1000 <= far, "the writer's near copy dies at {near}000, Redis' at {far}");
+
+    // A copy filled by a near miss.
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"read", STRING, b"v", 10, WriteMode::Set));
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &root, b"read").as_deref(), Some(&b"v"[..]));
+    let near = b.expires_at(&root, b"read").unwrap().expect("the reader keeps a near copy");
+    let far = redis_expiry_ms("read");
+    assert!(near > now_s());
+    assert!(near * 1000 <= far, "the reader's near copy dies at {near}000, Redis' at {far}");
+}

@@ -218,6 +218,7 @@ impl Tier {
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
     pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
         self.counters.near_misses += 1;
+        let sent_ms = now_ms();
         let reply = self.call("get", ns, key, b"", b"")?;
         if !self.config.test_fill_delay.is_zero() {
             std::thread::sleep(self.config.test_fill_delay);
@@ -232,10 +233,8 @@ impl Tier {
             _ => return self.protocol_error(),
         };
         let (kind, bytes) = decode_value(&value)?;
-        // Kept in the near copy no longer than Redis keeps it; a key about to expire is not.
-        let ttl = if pttl < 0 { Some(0) } else if pttl >= 1000 { Some(pttl / 1000) } else { None };
-        if let Some(ttl) = ttl {
-            self.fill(cache, ns, key, kind, &bytes, ttl, last);
+        if let Some(expires_at) = near_expiry(sent_ms, pttl) {
+            self.fill(cache, ns, key, kind, &bytes, expires_at, last);
         }
         let buf = sink.buffer(kind, bytes.len());
         // SAFETY: ValueSink's contract: `buf` is writable for `bytes.len()` bytes.
@@ -270,12 +269,20 @@ impl Tier {
         };
         let encoded = encode_value(kind, value);
         let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
+        let sent_ms = now_ms();
         let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
-            [Value::Int(1), id] => {
+            [Value::Int(1), id, rest @ ..] => {
                 let Some(id) = stream_id(id) else { return self.protocol_error::<()>().is_some() };
-                let fill = (ttl >= 0).then_some((kind, value, ttl));
+                if !self.config.test_fill_delay.is_zero() {
+                    std::thread::sleep(self.config.test_fill_delay);
+                }
+                // (No PTTL: a TTL in the past deleted the key.)
+                let fill = match rest {
+                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl).map(|expires_at| (kind, value, expires_at)),
+                    _ => None,
+                };
                 self.after_write(cache, ns, key, id, fill);
                 true
             }
@@ -469,10 +476,11 @@ impl Tier {
 
     /// Inserts a value read from Redis (or just written to it) that is current as of stream
     /// position `q`, unless an invalidation after `q` may already have been applied here.
-    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, q: u64) {
+    /// `expires_at`: Unix seconds, 0 = never.
+    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) {
         let recheck_delay = self.config.test_fill_recheck_delay;
         let mut stale = false;
-        let stored = cache.set_if_current(ns, key, kind, value, ttl, || {
+        let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
             if !recheck_delay.is_zero() {
                 std::thread::sleep(recheck_delay);
             }
@@ -494,11 +502,11 @@ impl Tier {
     /// After a local write that Redis gave stream id `id`: a concurrent fill of an older value
     /// in this region must lose (so `claimed` reaches `id` first), then the near copy is the new
     /// value or nothing. The request that wrote reads its own write from here on.
-    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], i64)>) {
+    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
         raise(cache, CLAIMED, id);
         fence(Ordering::SeqCst);
         match fill {
-            Some((kind, value, ttl)) => self.fill(cache, ns, key, kind, value, ttl, id),
+            Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
             None => {
                 let _ = cache.delete(ns, key);
             }
@@ -812,6 +820,18 @@ fn random_epoch() -> Vec<u8> {
         bytes[..8].copy_from_slice(&t.to_le_bytes());
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect::<String>().into_bytes()
+}
+
+/// When a near copy of a value that Redis gave `pttl` milliseconds to live, in a reply to a
+/// call sent at `sent_ms`, must die (Unix seconds, 0 = never): no later than Redis' copy, which
+/// counted from when the script ran, after `sent_ms`. None: not worth copying (it would be dead
+/// on arrival).
+fn near_expiry(sent_ms: u64, pttl: i64) -> Option<u64> {
+    match pttl {
+        -1 => Some(0),
+        p if p < 0 => None,
+        p => Some(sent_ms.saturating_add(p as u64) / 1000).filter(|&t| t > now_ms() / 1000),
+    }
 }
 
 fn now_ms() -> u64 {

@@ -45,7 +45,8 @@ elseif op == 'set' or op == 'add' or op == 'replace' then
   local cmd = {'SET', k, a}
   if ttl > 0 then cmd[#cmd + 1] = 'PX'; cmd[#cmd + 1] = ttl end
   if op == 'add' then cmd[#cmd + 1] = 'NX' elseif op == 'replace' then cmd[#cmd + 1] = 'XX' end
-  if redis.call(unpack(cmd)) then return {1, invalidate_key()} end
+  -- Its remaining life as Redis counts it, for the writer's own near copy.
+  if redis.call(unpack(cmd)) then return {1, invalidate_key(), redis.call('PTTL', k)} end
   return {0, false}
 elseif op == 'incr' then
   local k = data_key()
