@@ -439,3 +439,32 @@ fn a_near_copy_never_outlives_redis_copy() {
     assert!(near > now_s());
     assert!(near * 1000 <= far, "the reader's near copy dies at {near}000, Redis' at {far}");
 }
+
+/// `incr` past the ends of the 64-bit range wraps around in tiered mode as it does in the
+/// local engine (Redis' INCRBY refuses an overflow), and every server sees the wrapped value.
+#[test]
+fn incr_wraps_around_past_2_pow_63_as_the_local_engine_does() {
+    let redis = Redis::start("incr-wrap");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let local = region();
+    let root = Namespace::root();
+    let (max, min) = (i64::MAX, i64::MIN);
+    let cases = [(max, 1), (max, max), (min, -1), (min, min), (-1, min), (max - 5, 3), (5, -3), (-2, max)];
+    for (i, (start, delta)) in cases.into_iter().enumerate() {
+        let key = format!("n{i}");
+        local.set(&root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 0).unwrap();
+        let engine = local.incr(&root, key.as_bytes(), delta).unwrap();
+        assert_eq!(engine, Some(start.wrapping_add(delta)), "the engine wraps");
+        ta.begin_request();
+        assert!(ta.store(&a, &root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 60, WriteMode::Set));
+        assert_eq!(ta.incr(&a, &root, key.as_bytes(), delta), engine, "{start} + {delta}");
+        tb.begin_request();
+        let mut out = Vec::new();
+        assert_eq!(tb.get(&b, &root, key.as_bytes(), &mut out), Some(ValueKind::INT));
+        assert_eq!(Some(i64::from_le_bytes(out.try_into().unwrap())), engine, "the other server reads it");
+        let ttl: i64 = redis.cli(&["PTTL", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap();
+        assert!(ttl > 0, "the wrap kept the TTL");
+    }
+    assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
+}

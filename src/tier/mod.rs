@@ -313,7 +313,8 @@ impl Tier {
         self.get(cache, ns, key, &mut scratch).is_some()
     }
 
-    /// Adds `delta` to a live integer; None when missing, not an integer, or on overflow.
+    /// Adds `delta` to a live integer (wrapping around past 2^63, as the local engine does);
+    /// None when missing or not an integer.
     pub fn incr(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], delta: i64) -> Option<i64> {
         if !self.trusted(cache) {
             return None;

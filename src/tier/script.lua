@@ -52,9 +52,24 @@ elseif op == 'incr' then
   local k = data_key()
   local v = redis.call('GET', k)
   if not v or not string.match(v, '^-?%d+$') then return {false, false} end
-  -- INCRBY refuses an overflow; the reply is read back as a string (Lua numbers are doubles).
-  local ok = pcall(redis.call, 'INCRBY', k, a)
-  if not ok then return {false, false} end
+  local ok, err = pcall(redis.call, 'INCRBY', k, a)
+  if not ok then
+    local message = type(err) == 'table' and err.err or tostring(err)
+    if not string.find(message, 'overflow', 1, true) then return {false, false} end
+    -- Past 2^63 the local engine wraps around (two's complement), and so does this, exactly:
+    -- Lua's numbers are doubles, so Redis' own 64-bit arithmetic does it, on the key itself
+    -- (atomic, nothing in between is seen). 2^63 is not a 64-bit integer: two steps of 2^62
+    -- take the value 2^63 toward zero (it had the delta's sign), the delta then fits, and two
+    -- more steps finish the 2^64 of the wrap.
+    local half = '4611686018427387904'
+    local toward = tonumber(a) > 0 and 'DECRBY' or 'INCRBY'
+    redis.call(toward, k, half)
+    redis.call(toward, k, half)
+    redis.call('INCRBY', k, a)
+    redis.call(toward, k, half)
+    redis.call(toward, k, half)
+  end
+  -- Read back as a string (Lua numbers are doubles).
   return {redis.call('GET', k), invalidate_key()}
 elseif op == 'cas' then
   local k = data_key()
