@@ -468,3 +468,52 @@ fn incr_wraps_around_past_2_pow_63_as_the_local_engine_does() {
     }
     assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
 }
+
+/// A get and a set whose replies come after the read timeout: each call gives up, and the
+/// next request on that worker reads its own replies, never the late one (a late reply to a
+/// get has the shape of the next get's; the connection is dropped after a timeout).
+#[test]
+fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
+    let redis = Redis::start("late");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    assert!(request_set(&mut ta, &a, b"post", b"p1"));
+    assert!(request_set(&mut ta, &a, b"other", b"o1"));
+    let sleep_redis = || {
+        let socket = redis.socket.clone();
+        let sleeper = std::thread::spawn(move || {
+            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).status().unwrap()
+        });
+        // Until the sleep has begun (then every call waits for it).
+        std::thread::sleep(Duration::from_millis(300));
+        sleeper
+    };
+
+    // A get times out; its reply (o1) arrives afterwards.
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p1"[..]));
+    let sleeper = sleep_redis();
+    assert_eq!(get(&mut tb, &b, &root, b"other"), None);
+    assert!(tb.take_warning().is_some(), "the get timed out");
+    sleeper.join().unwrap();
+    let errors = tb.counters.redis_errors;
+    assert!(request_set(&mut ta, &a, b"post", b"p2"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p2"[..]), "{:?}", tb.take_warning());
+    assert_eq!(get(&mut tb, &b, &root, b"other").as_deref(), Some(&b"o1"[..]));
+    assert_eq!(tb.counters.redis_errors, errors);
+
+    // A set times out; Redis runs it afterwards, and its reply comes late.
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p2"[..]));
+    let sleeper = sleep_redis();
+    assert!(!tb.store(&b, &root, b"post", STRING, b"p3", 0, WriteMode::Set), "the set timed out");
+    assert!(tb.take_warning().is_some());
+    sleeper.join().unwrap();
+    let errors = tb.counters.redis_errors;
+    tb.begin_request();
+    assert!(tb.store(&b, &root, b"other", STRING, b"o2", 0, WriteMode::Set), "{:?}", tb.take_warning());
+    assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p3"[..]), "the timed-out set did happen");
+    assert_eq!(request_get(&mut ta, &a, b"other").as_deref(), Some(&b"o2"[..]));
+    assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"p3"[..]));
+    assert_eq!(tb.counters.redis_errors, errors);
+}
