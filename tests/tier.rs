@@ -14,6 +14,7 @@ const STRING: ValueKind = ValueKind(6);
 struct Redis {
     child: Option<Child>,
     socket: PathBuf,
+    tcp: Option<(String, u16)>,
 }
 
 impl Redis {
@@ -21,7 +22,17 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket };
+        let mut r = Redis { child: None, socket, tcp: None };
+        r.restart();
+        r
+    }
+
+    /// Also listening on a TCP address.
+    fn start_tcp(name: &str, address: &str, port: u16) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join(format!("{name}.sock"));
+        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)) };
         r.restart();
         r
     }
@@ -29,8 +40,12 @@ impl Redis {
     fn restart(&mut self) {
         self.stop();
         let _ = std::fs::remove_file(&self.socket);
+        let (bind, port) = match &self.tcp {
+            Some((address, port)) => (address.clone(), port.to_string()),
+            None => ("127.0.0.1".to_string(), "0".to_string()),
+        };
         let child = Command::new("redis-server")
-            .args(["--port", "0", "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
+            .args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
             .arg(&self.socket)
             .stdout(Stdio::null())
             .spawn()
@@ -483,7 +498,7 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     let sleep_redis = || {
         let socket = redis.socket.clone();
         let sleeper = std::thread::spawn(move || {
-            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).status().unwrap()
+            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).stdout(Stdio::null()).status().unwrap()
         });
         // Until the sleep has begun (then every call waits for it).
         std::thread::sleep(Duration::from_millis(300));
@@ -516,4 +531,37 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     assert_eq!(request_get(&mut ta, &a, b"other").as_deref(), Some(&b"o2"[..]));
     assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"p3"[..]));
     assert_eq!(tb.counters.redis_errors, errors);
+}
+
+/// Over TCP: an IP literal is connected to directly; a host name is resolved within the
+/// connect timeout (the system resolver has none: an unreachable DNS server holds it for
+/// seconds), and while a resolution is stuck, other connects fail at once.
+#[test]
+fn tcp_addresses_connect_and_a_slow_host_name_resolution_fails_within_the_connect_timeout() {
+    let redis = Redis::start_tcp("tcp", "127.0.0.61", 16361);
+    let (a, b) = (region(), region());
+    let over_tcp = TierConfig { url: "tcp://127.0.0.61:16361".into(), ..TierConfig::default() };
+    let (mut ta, mut tb) = (Tier::new(over_tcp.clone()).unwrap(), Tier::new(over_tcp).unwrap());
+    assert!(request_set(&mut ta, &a, b"post", b"v1"), "{:?}", ta.take_warning());
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    drop(redis);
+
+    // (Nothing listens on localhost at this port: a resolution that got through would be
+    // refused.)
+    let stuck = TierConfig {
+        url: "tcp://localhost:16361".into(),
+        test_resolve_delay: Duration::from_millis(1500),
+        ..TierConfig::default()
+    };
+    let c = region();
+    let mut t = Tier::new(stuck.clone()).unwrap();
+    t.begin_request();
+    assert!(!t.trusted(&c));
+    let warning = t.take_warning().unwrap();
+    assert!(warning.contains("resolving localhost took longer than the connect timeout"), "{warning}");
+    let mut other = Tier::new(stuck).unwrap();
+    other.begin_request();
+    assert!(!other.trusted(&c));
+    let warning = other.take_warning().unwrap();
+    assert!(warning.contains("still under way"), "{warning}");
 }

@@ -56,6 +56,9 @@ pub struct TierConfig {
     /// Test hook: sleep while a fill sits pending in its slot, before its re-check (0 in
     /// production).
     pub test_fill_recheck_delay: Duration,
+    /// Test hook: the resolution of a `tcp://` host name takes at least this long (0 in
+    /// production).
+    pub test_resolve_delay: Duration,
 }
 
 impl Default for TierConfig {
@@ -71,6 +74,7 @@ impl Default for TierConfig {
             max_apply: 1000,
             test_fill_delay: Duration::ZERO,
             test_fill_recheck_delay: Duration::ZERO,
+            test_resolve_delay: Duration::ZERO,
         }
     }
 }
@@ -579,8 +583,35 @@ impl Tier {
 
     fn connect(&mut self) -> Result<redis::Connection, String> {
         self.counters.round_trips += 1;
-        let client = redis::Client::open(connection_url(&self.config.url)?).map_err(|e| e.to_string())?;
-        let mut c = client.get_connection_with_timeout(self.config.connect_timeout).map_err(|e| e.to_string())?;
+        let started = std::time::Instant::now();
+        let timeout = self.config.connect_timeout;
+        // The connect timeout covers a host name's resolution too (the client library resolves
+        // without a bound): it is resolved here, and its addresses tried in turn.
+        let urls = match tcp_host_name(&self.config.url) {
+            Some((host, port)) => resolve(host, port, timeout, self.config.test_resolve_delay)?
+                .into_iter()
+                .map(|address| format!("redis://{address}"))
+                .collect(),
+            None => vec![connection_url(&self.config.url)?],
+        };
+        let mut failure = String::new();
+        let mut connected = None;
+        for url in urls {
+            let left = timeout.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                failure = format!("no connection within the connect timeout ({timeout:?})");
+                break;
+            }
+            let client = redis::Client::open(url).map_err(|e| e.to_string())?;
+            match client.get_connection_with_timeout(left) {
+                Ok(c) => {
+                    connected = Some(c);
+                    break;
+                }
+                Err(e) => failure = e.to_string(),
+            }
+        }
+        let mut c = connected.ok_or(failure)?;
         let timeout = Some(self.config.read_timeout);
         c.set_read_timeout(timeout).map_err(|e| e.to_string())?;
         c.set_write_timeout(timeout).map_err(|e| e.to_string())?;
@@ -686,6 +717,53 @@ fn connection_url(url: &str) -> Result<String, String> {
         Ok(format!("redis+unix://{path}"))
     } else {
         Err(format!("shmcache.redis: {url} must start with unix:// or tcp://"))
+    }
+}
+
+/// The host and port of a `tcp://host:port` address whose host is a name, not an IP literal.
+fn tcp_host_name(url: &str) -> Option<(&str, u16)> {
+    let (host, port) = url.strip_prefix("tcp://")?.rsplit_once(':')?;
+    let port = port.parse().ok()?;
+    let literal = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    if literal.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    Some((host, port))
+}
+
+/// The process whose resolver thread is still running (0: none).
+static RESOLVING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Resolves a host name within `timeout`. The system resolver has no timeout of its own (an
+/// unreachable DNS server holds it for seconds), so it runs on a thread of its own that the
+/// caller stops waiting for. One such thread per process at a time: while one is stuck, a
+/// connect fails at once instead of piling up threads.
+fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Result<Vec<std::net::SocketAddr>, String> {
+    let pid = std::process::id();
+    let running = RESOLVING.load(Ordering::Acquire);
+    // (A value of another process was inherited across fork, without its thread.)
+    if running == pid || RESOLVING.compare_exchange(running, pid, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        return Err(format!("resolving {host} is still under way since an earlier connect"));
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let name = host.to_string();
+    let spawned = std::thread::Builder::new().name("shmcache-resolve".into()).spawn(move || {
+        if !test_delay.is_zero() {
+            std::thread::sleep(test_delay);
+        }
+        let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(name.as_str(), port)).map(|a| a.collect::<Vec<_>>());
+        RESOLVING.store(0, Ordering::Release);
+        let _ = sender.send(addresses);
+    });
+    if let Err(e) = spawned {
+        RESOLVING.store(0, Ordering::Release);
+        return Err(format!("resolving {host}: {e}"));
+    }
+    match receiver.recv_timeout(timeout) {
+        Ok(Ok(addresses)) if !addresses.is_empty() => Ok(addresses),
+        Ok(Ok(_)) => Err(format!("{host} has no address")),
+        Ok(Err(e)) => Err(format!("resolving {host}: {e}")),
+        Err(_) => Err(format!("resolving {host} took longer than the connect timeout ({timeout:?})")),
     }
 }
 
@@ -878,5 +956,15 @@ mod tests {
         assert_eq!(connection_url("tcp://10.0.0.2:6380").unwrap(), "redis://10.0.0.2:6380");
         assert!(connection_url("redis://x").is_err());
         assert!(connection_url("unix://relative").is_err());
+    }
+
+    #[test]
+    fn only_host_names_are_resolved_by_the_tier_and_within_the_timeout() {
+        assert_eq!(tcp_host_name("tcp://10.0.0.2:6380"), None);
+        assert_eq!(tcp_host_name("tcp://[::1]:6380"), None);
+        assert_eq!(tcp_host_name("unix:///run/r.sock"), None);
+        assert_eq!(tcp_host_name("tcp://localhost:6380"), Some(("localhost", 6380)));
+        let addresses = resolve("localhost", 6380, Duration::from_secs(5), Duration::ZERO).unwrap();
+        assert!(addresses.iter().all(|a| a.ip().is_loopback() && a.port() == 6380), "{addresses:?}");
     }
 }
