@@ -511,11 +511,13 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     assert_eq!(get(&mut tb, &b, &root, b"other"), None);
     assert!(tb.take_warning().is_some(), "the get timed out");
     sleeper.join().unwrap();
-    let errors = tb.counters.redis_errors;
+    let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
     assert!(request_set(&mut ta, &a, b"post", b"p2"));
     assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p2"[..]), "{:?}", tb.take_warning());
     assert_eq!(get(&mut tb, &b, &root, b"other").as_deref(), Some(&b"o1"[..]));
     assert_eq!(tb.counters.redis_errors, errors);
+    // On a new connection: a connect, the sync, two near misses.
+    assert_eq!(tb.counters.round_trips, trips + 4, "the connection that timed out was kept");
 
     // A set times out; Redis runs it afterwards, and its reply comes late.
     tb.begin_request();
@@ -524,10 +526,12 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     assert!(!tb.store(&b, &root, b"post", STRING, b"p3", 0, WriteMode::Set), "the set timed out");
     assert!(tb.take_warning().is_some());
     sleeper.join().unwrap();
-    let errors = tb.counters.redis_errors;
+    let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
     tb.begin_request();
     assert!(tb.store(&b, &root, b"other", STRING, b"o2", 0, WriteMode::Set), "{:?}", tb.take_warning());
     assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p3"[..]), "the timed-out set did happen");
+    // A connect, the sync (which deleted the near p2: the set ran late), the set, the get.
+    assert_eq!(tb.counters.round_trips, trips + 4, "the connection that timed out was kept");
     assert_eq!(request_get(&mut ta, &a, b"other").as_deref(), Some(&b"o2"[..]));
     assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"p3"[..]));
     assert_eq!(tb.counters.redis_errors, errors);
