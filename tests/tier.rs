@@ -14,6 +14,7 @@ const STRING: ValueKind = ValueKind(6);
 struct Redis {
     child: Option<Child>,
     socket: PathBuf,
+    tcp: Option<(String, u16)>,
 }
 
 impl Redis {
@@ -21,7 +22,17 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket };
+        let mut r = Redis { child: None, socket, tcp: None };
+        r.restart();
+        r
+    }
+
+    /// Also listening on a TCP address.
+    fn start_tcp(name: &str, address: &str, port: u16) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join(format!("{name}.sock"));
+        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)) };
         r.restart();
         r
     }
@@ -29,8 +40,12 @@ impl Redis {
     fn restart(&mut self) {
         self.stop();
         let _ = std::fs::remove_file(&self.socket);
+        let (bind, port) = match &self.tcp {
+            Some((address, port)) => (address.clone(), port.to_string()),
+            None => ("127.0.0.1".to_string(), "0".to_string()),
+        };
         let child = Command::new("redis-server")
-            .args(["--port", "0", "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
+            .args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
             .arg(&self.socket)
             .stdout(Stdio::null())
             .spawn()
@@ -48,6 +63,12 @@ impl Redis {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+
+    /// One command through redis-cli; its output.
+    fn cli(&self, args: &[&str]) -> String {
+        let out = Command::new("redis-cli").arg("-s").arg(&self.socket).args(args).output().expect("redis-cli on PATH");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     fn config(&self) -> TierConfig {
@@ -315,4 +336,236 @@ fn a_stale_fill_is_never_readable_while_its_recheck_is_pending() {
     assert_eq!(value.as_deref(), Some(&b"old"[..]), "the slow request began before the write");
     assert_eq!(dropped, 1);
     assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]));
+}
+
+/// A panic inside the tier (the PHP side catches it at its boundary) poisons the lock the
+/// process keeps its tier behind. Here it strikes halfway through a sync: `claimed` raised,
+/// the near copy of the written key not yet deleted. The rest of that request must not read
+/// the near copy, and the next request must work again, on a new connection.
+#[test]
+fn a_panic_inside_the_tier_costs_one_request_not_the_worker() {
+    let redis = Redis::start("panic");
+    let (a, b) = (region(), region());
+    let mut ta = tier(&redis);
+    let shared = std::sync::Mutex::new(Some(tier(&redis)));
+    let root = Namespace::root();
+    let request_get = |key: &[u8]| {
+        let mut guard = shmcache::tier::lock(&shared).expect("the tier is usable");
+        let t = guard.as_mut().unwrap();
+        t.begin_request();
+        get(t, &b, &root, key)
+    };
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(b"post").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+
+    shmcache::tier::lock(&shared).unwrap().as_mut().unwrap().arm_test_panic();
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| request_get(b"post")));
+    assert!(panicked.is_err(), "the hook panics");
+    assert!(shared.is_poisoned());
+
+    // The same request goes on after the panic: the stale near copy (v1) is not read.
+    {
+        let mut guard = shmcache::tier::lock(&shared).expect("a poisoned tier is recovered");
+        let t = guard.as_mut().unwrap();
+        assert_eq!(get(t, &b, &root, b"post"), None, "a half-updated tier was trusted");
+        assert_eq!(t.counters.untrusted_requests, 1);
+    }
+    let trips = shmcache::tier::lock(&shared).unwrap().as_ref().unwrap().counters.round_trips;
+    assert_eq!(request_get(b"post").as_deref(), Some(&b"v2"[..]));
+    let t = shmcache::tier::lock(&shared).unwrap();
+    let t = t.as_ref().unwrap();
+    // A connect, the sync, and the get (the panic left the key near, undeleted, until this
+    // sync deleted it).
+    assert_eq!(t.counters.round_trips, trips + 3, "the connection of the panicked call was kept");
+    assert_eq!(t.counters.redis_errors, 0);
+}
+
+/// Redis at `maxmemory` under `noeviction` refuses every script that may write, and the sync
+/// and near-miss reads used to be such scripts: every request became untrusted. Now reads go
+/// on (the near copy stays trusted), writes return false, deletes still work.
+#[test]
+fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
+    let redis = Redis::start("oom");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    for key in [&b"near"[..], b"far", b"gone"] {
+        assert!(request_set(&mut ta, &a, key, b"v1"));
+    }
+    assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]), "OK");
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "1"]), "OK");
+    assert!(redis.cli(&["SET", "probe", "1"]).starts_with("OOM"), "Redis is not out of memory");
+
+    let hits = tb.counters.near_hits;
+    assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]), "{:?}", tb.take_warning());
+    assert_eq!(tb.counters.near_hits, hits + 1, "the near copy is trusted");
+    assert_eq!(get(&mut tb, &b, &root, b"far").as_deref(), Some(&b"v1"[..]), "a near miss reads Redis");
+    assert!(!tb.store(&b, &root, b"near", STRING, b"v2", 0, WriteMode::Set));
+    assert!(tb.take_warning().unwrap().contains("refused a write"));
+    assert_eq!(tb.incr(&b, &root, b"far", 1), None);
+    // A refused write changed nothing: the request still reads near.
+    assert_eq!(get(&mut tb, &b, &root, b"near").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(tb.counters.near_hits, hits + 2);
+    // A delete frees memory: it runs, with its invalidation.
+    assert!(tb.delete(&b, &root, b"gone"));
+    ta.begin_request();
+    assert_eq!(get(&mut ta, &a, &root, b"gone"), None);
+    // A worker that connects only now syncs too.
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"far").as_deref(), Some(&b"v1"[..]), "{:?}", tc.take_warning());
+    assert_eq!([ta.counters.untrusted_requests, tb.counters.untrusted_requests, tc.counters.untrusted_requests], [0, 0, 0]);
+
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "0"]), "OK");
+    assert!(request_set(&mut tb, &b, b"near", b"v2"));
+    assert_eq!(request_get(&mut ta, &a, b"near").as_deref(), Some(&b"v2"[..]));
+}
+
+/// A near copy of a value with a TTL dies no later than Redis' copy: its expiry counts from
+/// before the call that read (or wrote) the value, not from when the reply arrived. The hook
+/// holds each reply for over a second, so that a TTL counted from the reply's arrival would
+/// land past Redis' expiry.
+#[test]
+fn a_near_copy_never_outlives_redis_copy() {
+    let redis = Redis::start("ttl");
+    let (a, b) = (region(), region());
+    let slow = TierConfig { test_fill_delay: Duration::from_millis(1100), ..redis.config() };
+    let (mut ta, mut tb) = (Tier::new(slow.clone()).unwrap(), Tier::new(slow).unwrap());
+    let root = Namespace::root();
+    let redis_expiry_ms = |key: &str| -> u64 { redis.cli(&["PEXPIRETIME", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap() };
+    let now_s = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+
+    // The writer's own copy.
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"written", STRING, b"v", 10, WriteMode::Set));
+    let near = a.expires_at(&root, b"written").unwrap().expect("the writer keeps a near copy");
+    let far = redis_expiry_ms("written");
+    assert!(near > now_s(), "the near copy has a future expiry");
+    assert!(near * 1000 <= far, "the writer's near copy dies at {near}000, Redis' at {far}");
+
+    // A copy filled by a near miss.
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"read", STRING, b"v", 10, WriteMode::Set));
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &root, b"read").as_deref(), Some(&b"v"[..]));
+    let near = b.expires_at(&root, b"read").unwrap().expect("the reader keeps a near copy");
+    let far = redis_expiry_ms("read");
+    assert!(near > now_s());
+    assert!(near * 1000 <= far, "the reader's near copy dies at {near}000, Redis' at {far}");
+}
+
+/// `incr` past the ends of the 64-bit range wraps around in tiered mode as it does in the
+/// local engine (Redis' INCRBY refuses an overflow), and every server sees the wrapped value.
+#[test]
+fn incr_wraps_around_past_2_pow_63_as_the_local_engine_does() {
+    let redis = Redis::start("incr-wrap");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let local = region();
+    let root = Namespace::root();
+    let (max, min) = (i64::MAX, i64::MIN);
+    let cases = [(max, 1), (max, max), (min, -1), (min, min), (-1, min), (max - 5, 3), (5, -3), (-2, max)];
+    for (i, (start, delta)) in cases.into_iter().enumerate() {
+        let key = format!("n{i}");
+        local.set(&root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 0).unwrap();
+        let engine = local.incr(&root, key.as_bytes(), delta).unwrap();
+        assert_eq!(engine, Some(start.wrapping_add(delta)), "the engine wraps");
+        ta.begin_request();
+        assert!(ta.store(&a, &root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 60, WriteMode::Set));
+        assert_eq!(ta.incr(&a, &root, key.as_bytes(), delta), engine, "{start} + {delta}");
+        tb.begin_request();
+        let mut out = Vec::new();
+        assert_eq!(tb.get(&b, &root, key.as_bytes(), &mut out), Some(ValueKind::INT));
+        assert_eq!(Some(i64::from_le_bytes(out.try_into().unwrap())), engine, "the other server reads it");
+        let ttl: i64 = redis.cli(&["PTTL", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap();
+        assert!(ttl > 0, "the wrap kept the TTL");
+    }
+    assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
+}
+
+/// A get and a set whose replies come after the read timeout: each call gives up, and the
+/// next request on that worker reads its own replies, never the late one (a late reply to a
+/// get has the shape of the next get's; the connection is dropped after a timeout).
+#[test]
+fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
+    let redis = Redis::start("late");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    assert!(request_set(&mut ta, &a, b"post", b"p1"));
+    assert!(request_set(&mut ta, &a, b"other", b"o1"));
+    let sleep_redis = || {
+        let socket = redis.socket.clone();
+        let sleeper = std::thread::spawn(move || {
+            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).stdout(Stdio::null()).status().unwrap()
+        });
+        // Until the sleep has begun (then every call waits for it).
+        std::thread::sleep(Duration::from_millis(300));
+        sleeper
+    };
+
+    // A get times out; its reply (o1) arrives afterwards.
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p1"[..]));
+    let sleeper = sleep_redis();
+    assert_eq!(get(&mut tb, &b, &root, b"other"), None);
+    assert!(tb.take_warning().is_some(), "the get timed out");
+    sleeper.join().unwrap();
+    let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
+    assert!(request_set(&mut ta, &a, b"post", b"p2"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p2"[..]), "{:?}", tb.take_warning());
+    assert_eq!(get(&mut tb, &b, &root, b"other").as_deref(), Some(&b"o1"[..]));
+    assert_eq!(tb.counters.redis_errors, errors);
+    // On a new connection: a connect, the sync, two near misses.
+    assert_eq!(tb.counters.round_trips, trips + 4, "the connection that timed out was kept");
+
+    // A set times out; Redis runs it afterwards, and its reply comes late.
+    tb.begin_request();
+    assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p2"[..]));
+    let sleeper = sleep_redis();
+    assert!(!tb.store(&b, &root, b"post", STRING, b"p3", 0, WriteMode::Set), "the set timed out");
+    assert!(tb.take_warning().is_some());
+    sleeper.join().unwrap();
+    let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
+    tb.begin_request();
+    assert!(tb.store(&b, &root, b"other", STRING, b"o2", 0, WriteMode::Set), "{:?}", tb.take_warning());
+    assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p3"[..]), "the timed-out set did happen");
+    // A connect, the sync (which deleted the near p2: the set ran late), the set, the get.
+    assert_eq!(tb.counters.round_trips, trips + 4, "the connection that timed out was kept");
+    assert_eq!(request_get(&mut ta, &a, b"other").as_deref(), Some(&b"o2"[..]));
+    assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"p3"[..]));
+    assert_eq!(tb.counters.redis_errors, errors);
+}
+
+/// Over TCP: an IP literal is connected to directly; a host name is resolved within the
+/// connect timeout (the system resolver has none: an unreachable DNS server holds it for
+/// seconds), and while a resolution is stuck, other connects fail at once.
+#[test]
+fn tcp_addresses_connect_and_a_slow_host_name_resolution_fails_within_the_connect_timeout() {
+    let redis = Redis::start_tcp("tcp", "127.0.0.61", 16361);
+    let (a, b) = (region(), region());
+    let over_tcp = TierConfig { url: "tcp://127.0.0.61:16361".into(), ..TierConfig::default() };
+    let (mut ta, mut tb) = (Tier::new(over_tcp.clone()).unwrap(), Tier::new(over_tcp).unwrap());
+    assert!(request_set(&mut ta, &a, b"post", b"v1"), "{:?}", ta.take_warning());
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    drop(redis);
+
+    // (Nothing listens on localhost at this port: a resolution that got through would be
+    // refused.)
+    let stuck = TierConfig {
+        url: "tcp://localhost:16361".into(),
+        test_resolve_delay: Duration::from_millis(1500),
+        ..TierConfig::default()
+    };
+    let c = region();
+    let mut t = Tier::new(stuck.clone()).unwrap();
+    t.begin_request();
+    assert!(!t.trusted(&c));
+    let warning = t.take_warning().unwrap();
+    assert!(warning.contains("resolving localhost took longer than the connect timeout"), "{warning}");
+    let mut other = Tier::new(stuck).unwrap();
+    other.begin_request();
+    assert!(!other.trusted(&c));
+    let warning = other.take_warning().unwrap();
+    assert!(warning.contains("still under way"), "{warning}");
 }

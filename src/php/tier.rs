@@ -69,7 +69,7 @@ pub fn at_request_start() {
     CONFIG_ERROR_WARNED.store(false, Ordering::Relaxed);
     *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
     ON.store(CONFIGURED.load(Ordering::Relaxed), Ordering::Relaxed);
-    if let Ok(mut tier) = TIER.try_lock() {
+    if let Some(mut tier) = crate::tier::lock(&TIER) {
         if let Some(t) = tier.as_mut() {
             t.begin_request();
         }
@@ -116,7 +116,7 @@ pub fn region_in_use(cache: &Cache) -> bool {
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
 /// fails, as when Redis is down, never serving the region unchecked).
 fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
-    let mut guard = TIER.try_lock().ok()?;
+    let mut guard = crate::tier::lock(&TIER)?;
     guard.as_mut().map(f)
 }
 

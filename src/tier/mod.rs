@@ -18,6 +18,7 @@
 //!   (`Cache::set_if_current`).
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use redis::{Script, Value};
@@ -58,6 +59,9 @@ pub struct TierConfig {
     /// Test hook: sleep while a fill sits pending in its slot, before its re-check (0 in
     /// production).
     pub test_fill_recheck_delay: Duration,
+    /// Test hook: the resolution of a `tcp://` host name takes at least this long (0 in
+    /// production).
+    pub test_resolve_delay: Duration,
 }
 
 impl Default for TierConfig {
@@ -73,6 +77,7 @@ impl Default for TierConfig {
             max_apply: 1000,
             test_fill_delay: Duration::ZERO,
             test_fill_recheck_delay: Duration::ZERO,
+            test_resolve_delay: Duration::ZERO,
         }
     }
 }
@@ -113,10 +118,32 @@ pub struct Tier {
     connection: Option<redis::Connection>,
     /// The process that opened `connection`: a forked child opens its own.
     connection_pid: u32,
-    script: Script,
+    scripts: Scripts,
     trust: Trust,
     warning: Option<String>,
     pub counters: TierCounters,
+    /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
+    test_panic: bool,
+}
+
+/// Locks a process's tier, as the PHP side keeps it (None while it is borrowed: no PHP code
+/// runs then, so only a re-entry sees that). A panic inside the tier (caught at the PHP
+/// boundary) poisons the lock: the tier it left may be halfway through an update (a claim
+/// raised and its deletes not made, a reply not read off the connection), so it is recovered
+/// (`recover_from_panic`) rather than refused for the rest of the process' life.
+pub fn lock(shared: &Mutex<Option<Tier>>) -> Option<MutexGuard<'_, Option<Tier>>> {
+    match shared.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::WouldBlock) => None,
+        Err(TryLockError::Poisoned(poisoned)) => {
+            let mut guard = poisoned.into_inner();
+            if let Some(tier) = guard.as_mut() {
+                tier.recover_from_panic();
+            }
+            shared.clear_poison();
+            Some(guard)
+        }
+    }
 }
 
 impl Tier {
@@ -126,11 +153,32 @@ impl Tier {
             config,
             connection: None,
             connection_pid: 0,
-            script: Script::new(include_str!("script.lua")),
+            scripts: Scripts::new(),
             trust: Trust::Unknown,
             warning: None,
             counters: TierCounters::default(),
+            test_panic: false,
         })
+    }
+
+    /// After a panic inside the tier: nothing it was doing is trusted. The connection goes (a
+    /// reply may still be on its way), and the rest of the request does not read the near copy;
+    /// the next request syncs on a new connection. The region itself needs nothing: its
+    /// positions only grow, and a claim whose deletes were not made only makes fills lose
+    /// until the next sync applies the same entries again.
+    pub fn recover_from_panic(&mut self) {
+        self.drop_connection();
+        if self.trust != Trust::Untrusted {
+            self.counters.untrusted_requests += 1;
+        }
+        self.trust = Trust::Untrusted;
+    }
+
+    /// Test hook: the next sync that has entries to apply panics after raising `claimed` and
+    /// before deleting anything.
+    #[doc(hidden)]
+    pub fn arm_test_panic(&mut self) {
+        self.test_panic = true;
     }
 
     pub fn config(&self) -> &TierConfig {
@@ -177,6 +225,7 @@ impl Tier {
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
     pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
         self.counters.near_misses += 1;
+        let sent_ms = now_ms();
         let reply = self.call("get", ns, key, b"", b"")?;
         if !self.config.test_fill_delay.is_zero() {
             std::thread::sleep(self.config.test_fill_delay);
@@ -191,10 +240,8 @@ impl Tier {
             _ => return self.protocol_error(),
         };
         let (kind, bytes) = decode_value(&value)?;
-        // Kept in the near copy no longer than Redis keeps it; a key about to expire is not.
-        let ttl = if pttl < 0 { Some(0) } else if pttl >= 1000 { Some(pttl / 1000) } else { None };
-        if let Some(ttl) = ttl {
-            self.fill(cache, ns, key, kind, &bytes, ttl, last);
+        if let Some(expires_at) = near_expiry(sent_ms, pttl) {
+            self.fill(cache, ns, key, kind, &bytes, expires_at, last);
         }
         let buf = sink.buffer(kind, bytes.len());
         // SAFETY: ValueSink's contract: `buf` is writable for `bytes.len()` bytes.
@@ -229,12 +276,20 @@ impl Tier {
         };
         let encoded = encode_value(kind, value);
         let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
+        let sent_ms = now_ms();
         let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
-            [Value::Int(1), id] => {
+            [Value::Int(1), id, rest @ ..] => {
                 let Some(id) = stream_id(id) else { return self.protocol_error::<()>().is_some() };
-                let fill = (ttl >= 0).then_some((kind, value, ttl));
+                if !self.config.test_fill_delay.is_zero() {
+                    std::thread::sleep(self.config.test_fill_delay);
+                }
+                // (No PTTL: a TTL in the past deleted the key.)
+                let fill = match rest {
+                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl).map(|expires_at| (kind, value, expires_at)),
+                    _ => None,
+                };
                 self.after_write(cache, ns, key, id, fill);
                 true
             }
@@ -265,7 +320,8 @@ impl Tier {
         self.get(cache, ns, key, &mut scratch).is_some()
     }
 
-    /// Adds `delta` to a live integer; None when missing, not an integer, or on overflow.
+    /// Adds `delta` to a live integer (wrapping around past 2^63, as the local engine does);
+    /// None when missing or not an integer.
     pub fn incr(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], delta: i64) -> Option<i64> {
         if !self.trusted(cache) {
             return None;
@@ -357,7 +413,12 @@ impl Tier {
         let candidate = random_epoch();
         let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
-        let reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let mut reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        if let [Value::Nil] = reply.as_slice() {
+            // A Redis without an epoch yet (new, or one that lost its data): the writing
+            // script sets one, unless another server's did meanwhile.
+            reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        }
         let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
             return Err("unexpected reply to the sync script".into());
         };
@@ -388,6 +449,9 @@ impl Tier {
         // Dekker with `fill`: our `claimed` store, then our deletes; its insert, then its load
         // of `claimed`. One of the two sees the other.
         fence(Ordering::SeqCst);
+        if std::mem::take(&mut self.test_panic) {
+            panic!("shmcache test hook: a panic inside the tier's sync");
+        }
         // A delete that could not be made leaves `applied` where it was and the request
         // untrusted: the next request applies the same entries again.
         apply_entries(cache, &parsed)?;
@@ -420,10 +484,11 @@ impl Tier {
 
     /// Inserts a value read from Redis (or just written to it) that is current as of stream
     /// position `q`, unless an invalidation after `q` may already have been applied here.
-    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, q: u64) {
+    /// `expires_at`: Unix seconds, 0 = never.
+    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) {
         let recheck_delay = self.config.test_fill_recheck_delay;
         let mut stale = false;
-        let stored = cache.set_if_current(ns, key, kind, value, ttl, || {
+        let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
             if !recheck_delay.is_zero() {
                 std::thread::sleep(recheck_delay);
             }
@@ -445,11 +510,11 @@ impl Tier {
     /// After a local write that Redis gave stream id `id`: a concurrent fill of an older value
     /// in this region must lose (so `claimed` reaches `id` first), then the near copy is the new
     /// value or nothing. The request that wrote reads its own write from here on.
-    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], i64)>) {
+    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
         raise(cache, CLAIMED, id);
         fence(Ordering::SeqCst);
         match fill {
-            Some((kind, value, ttl)) => self.fill(cache, ns, key, kind, value, ttl, id),
+            Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
             None => {
                 let _ = cache.delete(ns, key);
             }
@@ -459,29 +524,50 @@ impl Tier {
     fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
         match self.call_raw(op, ns.name(), key, a, b, b"0") {
             Ok(v) => Some(v),
-            Err(e) => {
+            Err(CallError::Refused(e)) => {
+                self.refused(e);
+                None
+            }
+            Err(CallError::Failed(e)) => {
                 self.fail(e);
-                self.trust = Trust::Untrusted;
                 None
             }
         }
     }
 
-    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, String> {
+    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, CallError> {
         let stream_length = self.config.stream_length.to_string();
-        self.connection()?;
-        let mut invocation = self.script.prepare_invoke();
+        self.connection().map_err(CallError::Failed)?;
+        let script = match op {
+            "get" | "generation" | "sync" => &self.scripts.read,
+            "delete" => &self.scripts.delete,
+            _ => &self.scripts.write,
+        };
+        let mut invocation = script.prepare_invoke();
         invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
         self.counters.round_trips += 1;
         let connection = self.connection.as_mut().expect("opened above");
         let result: redis::RedisResult<Value> = invocation.invoke(connection);
         match result {
             Ok(Value::Array(v)) => Ok(v),
-            Ok(other) => Err(format!("unexpected reply {other:?}")),
+            Ok(other) => Err(CallError::Failed(format!("unexpected reply {other:?}"))),
+            // A script with a first line is refused whole, before it runs, when Redis is out
+            // of memory: nothing happened, and the connection read the whole reply.
+            Err(e) if e.code() == Some("OOM") => Err(CallError::Refused(e.to_string())),
             Err(e) => {
                 // After a timeout the reply may still come: the connection is not reused.
                 self.connection = None;
-                Err(e.to_string())
+                Err(CallError::Failed(e.to_string()))
+            }
+        }
+    }
+
+    /// Closes this process's connection; one inherited across fork is left to its owner.
+    fn drop_connection(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            if self.connection_pid != std::process::id() {
+                // The parent's socket stays the parent's.
+                std::mem::forget(connection);
             }
         }
     }
@@ -489,10 +575,7 @@ impl Tier {
     fn connection(&mut self) -> Result<&mut redis::Connection, String> {
         let pid = std::process::id();
         if self.connection_pid != pid {
-            // Inherited across fork: the parent's socket stays the parent's.
-            if let Some(inherited) = self.connection.take() {
-                std::mem::forget(inherited);
-            }
+            self.drop_connection();
         }
         if self.connection.is_none() {
             self.connection = Some(self.connect()?);
@@ -503,8 +586,35 @@ impl Tier {
 
     fn connect(&mut self) -> Result<redis::Connection, String> {
         self.counters.round_trips += 1;
-        let client = redis::Client::open(connection_url(&self.config.url)?).map_err(|e| e.to_string())?;
-        let mut c = client.get_connection_with_timeout(self.config.connect_timeout).map_err(|e| e.to_string())?;
+        let started = std::time::Instant::now();
+        let timeout = self.config.connect_timeout;
+        // The connect timeout covers a host name's resolution too (the client library resolves
+        // without a bound): it is resolved here, and its addresses tried in turn.
+        let urls = match tcp_host_name(&self.config.url) {
+            Some((host, port)) => resolve(host, port, timeout, self.config.test_resolve_delay)?
+                .into_iter()
+                .map(|address| format!("redis://{address}"))
+                .collect(),
+            None => vec![connection_url(&self.config.url)?],
+        };
+        let mut failure = String::new();
+        let mut connected = None;
+        for url in urls {
+            let left = timeout.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                failure = format!("no connection within the connect timeout ({timeout:?})");
+                break;
+            }
+            let client = redis::Client::open(url).map_err(|e| e.to_string())?;
+            match client.get_connection_with_timeout(left) {
+                Ok(c) => {
+                    connected = Some(c);
+                    break;
+                }
+                Err(e) => failure = e.to_string(),
+            }
+        }
+        let mut c = connected.ok_or(failure)?;
         let timeout = Some(self.config.read_timeout);
         c.set_read_timeout(timeout).map_err(|e| e.to_string())?;
         c.set_write_timeout(timeout).map_err(|e| e.to_string())?;
@@ -529,10 +639,51 @@ impl Tier {
         self.trust = Trust::Untrusted;
     }
 
+    /// A write Redis refused without running it (out of memory under `noeviction`): it returns
+    /// false, and the request keeps its trust (nothing changed in Redis).
+    fn refused(&mut self, e: String) {
+        self.counters.redis_errors += 1;
+        if self.warning.is_none() && self.trust != Trust::Untrusted {
+            self.warning = Some(format!("shmcache: Redis at {} refused a write ({e})", self.config.url));
+        }
+    }
+
     fn protocol_error<T>(&mut self) -> Option<T> {
         self.connection = None;
         self.fail("unexpected reply from the tier script".into());
         None
+    }
+}
+
+/// The tier's script body under its three first lines (script.lua says which runs what).
+struct Scripts {
+    read: Script,
+    write: Script,
+    delete: Script,
+}
+
+impl Scripts {
+    fn new() -> Scripts {
+        let body = include_str!("script.lua");
+        Scripts {
+            read: Script::new(&format!("#!lua flags=no-writes\n{body}")),
+            write: Script::new(&format!("#!lua\n{body}")),
+            delete: Script::new(&format!("#!lua flags=allow-oom\n{body}")),
+        }
+    }
+}
+
+enum CallError {
+    /// Redis refused to run the script (out of memory).
+    Refused(String),
+    Failed(String),
+}
+
+impl From<CallError> for String {
+    fn from(e: CallError) -> String {
+        match e {
+            CallError::Refused(e) | CallError::Failed(e) => e,
+        }
     }
 }
 
@@ -569,6 +720,53 @@ fn connection_url(url: &str) -> Result<String, String> {
         Ok(format!("redis+unix://{path}"))
     } else {
         Err(format!("shmcache.redis: {url} must start with unix:// or tcp://"))
+    }
+}
+
+/// The host and port of a `tcp://host:port` address whose host is a name, not an IP literal.
+fn tcp_host_name(url: &str) -> Option<(&str, u16)> {
+    let (host, port) = url.strip_prefix("tcp://")?.rsplit_once(':')?;
+    let port = port.parse().ok()?;
+    let literal = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    if literal.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    Some((host, port))
+}
+
+/// The process whose resolver thread is still running (0: none).
+static RESOLVING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Resolves a host name within `timeout`. The system resolver has no timeout of its own (an
+/// unreachable DNS server holds it for seconds), so it runs on a thread of its own that the
+/// caller stops waiting for. One such thread per process at a time: while one is stuck, a
+/// connect fails at once instead of piling up threads.
+fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Result<Vec<std::net::SocketAddr>, String> {
+    let pid = std::process::id();
+    let running = RESOLVING.load(Ordering::Acquire);
+    // (A value of another process was inherited across fork, without its thread.)
+    if running == pid || RESOLVING.compare_exchange(running, pid, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        return Err(format!("resolving {host} is still under way since an earlier connect"));
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let name = host.to_string();
+    let spawned = std::thread::Builder::new().name("shmcache-resolve".into()).spawn(move || {
+        if !test_delay.is_zero() {
+            std::thread::sleep(test_delay);
+        }
+        let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(name.as_str(), port)).map(|a| a.collect::<Vec<_>>());
+        RESOLVING.store(0, Ordering::Release);
+        let _ = sender.send(addresses);
+    });
+    if let Err(e) = spawned {
+        RESOLVING.store(0, Ordering::Release);
+        return Err(format!("resolving {host}: {e}"));
+    }
+    match receiver.recv_timeout(timeout) {
+        Ok(Ok(addresses)) if !addresses.is_empty() => Ok(addresses),
+        Ok(Ok(_)) => Err(format!("{host} has no address")),
+        Ok(Err(e)) => Err(format!("resolving {host}: {e}")),
+        Err(_) => Err(format!("resolving {host} took longer than the connect timeout ({timeout:?})")),
     }
 }
 
@@ -706,6 +904,18 @@ fn random_epoch() -> Vec<u8> {
     bytes.iter().map(|b| format!("{b:02x}")).collect::<String>().into_bytes()
 }
 
+/// When a near copy of a value that Redis gave `pttl` milliseconds to live, in a reply to a
+/// call sent at `sent_ms`, must die (Unix seconds, 0 = never): no later than Redis' copy, which
+/// counted from when the script ran, after `sent_ms`. None: not worth copying (it would be dead
+/// on arrival).
+fn near_expiry(sent_ms: u64, pttl: i64) -> Option<u64> {
+    match pttl {
+        -1 => Some(0),
+        p if p < 0 => None,
+        p => Some(sent_ms.saturating_add(p as u64) / 1000).filter(|&t| t > now_ms() / 1000),
+    }
+}
+
 fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
@@ -749,5 +959,15 @@ mod tests {
         assert_eq!(connection_url("tcp://10.0.0.2:6380").unwrap(), "redis://10.0.0.2:6380");
         assert!(connection_url("redis://x").is_err());
         assert!(connection_url("unix://relative").is_err());
+    }
+
+    #[test]
+    fn only_host_names_are_resolved_by_the_tier_and_within_the_timeout() {
+        assert_eq!(tcp_host_name("tcp://10.0.0.2:6380"), None);
+        assert_eq!(tcp_host_name("tcp://[::1]:6380"), None);
+        assert_eq!(tcp_host_name("unix:///run/r.sock"), None);
+        assert_eq!(tcp_host_name("tcp://localhost:6380"), Some(("localhost", 6380)));
+        let addresses = resolve("localhost", 6380, Duration::from_secs(5), Duration::ZERO).unwrap();
+        assert!(addresses.iter().all(|a| a.ip().is_loopback() && a.port() == 6380), "{addresses:?}");
     }
 }

@@ -1,5 +1,10 @@
--- Every operation of the tier in one script, so each is one round trip and atomic in Redis.
+-- Every operation of the tier in one script body, so each is one round trip and atomic in Redis.
 -- KEYS[1]: the prefix. ARGV: op, namespace, key, a, b, stream length, apply limit.
+-- The body runs under three first lines (src/tier/mod.rs): `no-writes` for the reading
+-- operations (get, generation, sync), which Redis then runs at `maxmemory` under
+-- `noeviction` too; `allow-oom` for delete (it frees memory, and its invalidation must be
+-- published with it); none for the other writes, which Redis refuses whole, before they run,
+-- when it is out of memory.
 -- A data key carries the generation of everything ('' in the hash) and of its namespace, so a
 -- flush is one HINCRBY; the keys it retires stay until their TTL or Redis' eviction.
 local P = KEYS[1]
@@ -40,15 +45,31 @@ elseif op == 'set' or op == 'add' or op == 'replace' then
   local cmd = {'SET', k, a}
   if ttl > 0 then cmd[#cmd + 1] = 'PX'; cmd[#cmd + 1] = ttl end
   if op == 'add' then cmd[#cmd + 1] = 'NX' elseif op == 'replace' then cmd[#cmd + 1] = 'XX' end
-  if redis.call(unpack(cmd)) then return {1, invalidate_key()} end
+  -- Its remaining life as Redis counts it, for the writer's own near copy.
+  if redis.call(unpack(cmd)) then return {1, invalidate_key(), redis.call('PTTL', k)} end
   return {0, false}
 elseif op == 'incr' then
   local k = data_key()
   local v = redis.call('GET', k)
   if not v or not string.match(v, '^-?%d+$') then return {false, false} end
-  -- INCRBY refuses an overflow; the reply is read back as a string (Lua numbers are doubles).
-  local ok = pcall(redis.call, 'INCRBY', k, a)
-  if not ok then return {false, false} end
+  local ok, err = pcall(redis.call, 'INCRBY', k, a)
+  if not ok then
+    local message = type(err) == 'table' and err.err or tostring(err)
+    if not string.find(message, 'overflow', 1, true) then return {false, false} end
+    -- Past 2^63 the local engine wraps around (two's complement), and so does this, exactly:
+    -- Lua's numbers are doubles, so Redis' own 64-bit arithmetic does it, on the key itself
+    -- (atomic, nothing in between is seen). 2^63 is not a 64-bit integer: two steps of 2^62
+    -- take the value 2^63 toward zero (it had the delta's sign), the delta then fits, and two
+    -- more steps finish the 2^64 of the wrap.
+    local half = '4611686018427387904'
+    local toward = tonumber(a) > 0 and 'DECRBY' or 'INCRBY'
+    redis.call(toward, k, half)
+    redis.call(toward, k, half)
+    redis.call('INCRBY', k, a)
+    redis.call(toward, k, half)
+    redis.call(toward, k, half)
+  end
+  -- Read back as a string (Lua numbers are doubles).
   return {redis.call('GET', k), invalidate_key()}
 elseif op == 'cas' then
   local k = data_key()
@@ -70,10 +91,12 @@ elseif op == 'generation' then
   local v = g[2] or '0'
   if ns == '' then v = g[1] or '0' end
   return {v, last_id()}
-elseif op == 'sync' then
-  -- a: this server's epoch (a new random one if it has none); b: its applied position.
-  redis.call('SET', P .. 'epoch', a, 'NX')
+elseif op == 'sync' or op == 'init' then
+  -- a: a new random epoch; b: this server's applied position. Only 'init' (the writing
+  -- script, run when 'sync' found no epoch) sets it, so a Redis out of memory still syncs.
+  if op == 'init' then redis.call('SET', P .. 'epoch', a, 'NX') end
   local epoch = redis.call('GET', P .. 'epoch')
+  if not epoch then return {false} end
   if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
   local info = redis.call('XINFO', 'STREAM', S)
   local last, trimmed = '0-0', nil

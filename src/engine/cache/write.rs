@@ -26,6 +26,14 @@ use crate::engine::index::{make_word, word_offset, OFFSET_PERIOD, PENDING};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
+/// How long a write lives: a TTL in seconds from now (0 = forever, negative = already dead),
+/// or until a Unix time in seconds (0 = forever).
+#[derive(Clone, Copy)]
+pub(super) enum Lifetime {
+    Ttl(i64),
+    Until(u64),
+}
+
 /// A write gives up after this many lost races on one key (the caller then reports failure).
 pub(super) const MAX_ATTEMPTS: u32 = 10_000;
 
@@ -109,7 +117,7 @@ pub(super) struct Appended {
 
 impl Cache {
     pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Set, &mut Unguarded)
+        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Unguarded)
     }
 
     /// `set` for a value copied from elsewhere that may be out of date by the time it lands:
@@ -127,24 +135,43 @@ impl Cache {
         ttl: i64,
         still_current: impl FnMut() -> bool,
     ) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Set, &mut Checked(still_current))
+        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Checked(still_current))
+    }
+
+    /// `set_if_current` with an absolute expiry (Unix seconds, 0 = never): a copy of a value
+    /// that must die no later than its original elsewhere does (a TTL counted from here would
+    /// start late by however long the copy took to arrive).
+    pub fn set_if_current_until(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        expires_at: u64,
+        still_current: impl FnMut() -> bool,
+    ) -> Result<bool, Error> {
+        self.store(ns, key, kind, value, Lifetime::Until(expires_at), Mode::Set, &mut Checked(still_current))
     }
 
     /// Stores only if the key is not live; exactly one of many concurrent adders wins.
     pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Add, &mut Unguarded)
+        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Add, &mut Unguarded)
     }
 
     /// Stores only if the key is live.
     pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, ttl, Mode::Replace, &mut Unguarded)
+        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Replace, &mut Unguarded)
     }
 
-    /// The expiry and store time of a write with `ttl` into `ns`, from one clock read.
+    /// The expiry and store time of a write into `ns`, from one clock read.
     #[inline(never)]
-    fn times_of_write(ttl: i64, ns: &Namespace) -> (u32, u32) {
+    fn times_of_write(lifetime: Lifetime, ns: &Namespace) -> (u32, u32) {
         let now = now_secs();
-        (Self::expiry(ttl, now), if ns.records_store_times { clamp_secs(now) } else { 0 })
+        let expires_at = match lifetime {
+            Lifetime::Ttl(ttl) => Self::expiry(ttl, now),
+            Lifetime::Until(t) => clamp_secs(t),
+        };
+        (expires_at, if ns.records_store_times { clamp_secs(now) } else { 0 })
     }
 
     /// The expiry of a value stored at `now` with `ttl`.
@@ -165,7 +192,7 @@ impl Cache {
         key: &[u8],
         kind: ValueKind,
         value: &[u8],
-        ttl: i64,
+        lifetime: Lifetime,
         mode: Mode,
         guard: &mut G,
     ) -> Result<bool, Error> {
@@ -175,7 +202,8 @@ impl Cache {
             return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
         }
         // Most writes have neither a TTL nor a store time to record: no clock read for them.
-        let (expires_at, stored_at) = if ttl == 0 && !ns.records_store_times { (0, 0) } else { Self::times_of_write(ttl, ns) };
+        let never = matches!(lifetime, Lifetime::Ttl(0) | Lifetime::Until(0));
+        let (expires_at, stored_at) = if never && !ns.records_store_times { (0, 0) } else { Self::times_of_write(lifetime, ns) };
         let mut store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
