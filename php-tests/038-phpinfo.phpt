@@ -33,7 +33,7 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(19) {
+array(20) {
   [0]=>
   string(20) "shmcache.apcu_compat"
   [1]=>
@@ -59,17 +59,19 @@ array(19) {
   [11]=>
   string(27) "shmcache.redis_read_timeout"
   [12]=>
-  string(28) "shmcache.redis_stream_length"
+  string(30) "shmcache.redis_resync_interval"
   [13]=>
-  string(15) "shmcache.region"
+  string(28) "shmcache.redis_stream_length"
   [14]=>
-  string(21) "shmcache.region_group"
+  string(15) "shmcache.region"
   [15]=>
-  string(20) "shmcache.region_user"
+  string(21) "shmcache.region_group"
   [16]=>
-  string(29) "shmcache.test_hook_fill_delay"
+  string(20) "shmcache.region_user"
   [17]=>
-  string(37) "shmcache.test_hook_fill_recheck_delay"
+  string(29) "shmcache.test_hook_fill_delay"
   [18]=>
+  string(37) "shmcache.test_hook_fill_recheck_delay"
+  [19]=>
   string(27) "shmcache.values_memory_size"
 }

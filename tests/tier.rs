@@ -569,3 +569,26 @@ fn tcp_addresses_connect_and_a_slow_host_name_resolution_fails_within_the_connec
     let warning = other.take_warning().unwrap();
     assert!(warning.contains("still under way"), "{warning}");
 }
+
+#[test]
+fn a_long_request_catches_up_with_other_servers_writes_after_the_resync_interval() {
+    let redis = Redis::start("resync");
+    let (a, b) = (region(), region());
+    let mut ta = tier(&redis);
+    let config = |interval_ms| TierConfig { resync_interval: Duration::from_millis(interval_ms), ..redis.config() };
+    let mut long = Tier::new(config(300)).unwrap();
+    let mut once = Tier::new(config(0)).unwrap();
+    let (b2, root) = (region(), Namespace::root());
+    assert!(request_set(&mut ta, &a, b"k", b"v1"));
+    // Two long requests (a CLI script each), on servers of their own, hold a near copy of v1.
+    long.begin_request();
+    once.begin_request();
+    assert_eq!(get(&mut long, &b, &root, b"k").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(get(&mut once, &b2, &root, b"k").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut ta, &a, b"k", b"v2"));
+    std::thread::sleep(Duration::from_millis(400));
+    // Past the interval, the long request syncs again at its next call and reads v2; with
+    // the interval off it keeps its request's view.
+    assert_eq!(get(&mut long, &b, &root, b"k").as_deref(), Some(&b"v2"[..]));
+    assert_eq!(get(&mut once, &b2, &root, b"k").as_deref(), Some(&b"v1"[..]));
+}

@@ -31,7 +31,7 @@ struct SapiModuleHead {
 
 const E_CORE_WARNING: c_int = 32;
 
-static ENTRIES: IniEntryDefs<20> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<21> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
@@ -49,6 +49,7 @@ static ENTRIES: IniEntryDefs<20> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.redis_read_timeout", c"100", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.redis_stream_length", c"100000", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.redis_max_apply", c"1000", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.redis_resync_interval", c"1000", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.test_hook_fill_delay", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.test_hook_fill_recheck_delay", c"0", IniEntryPermission::System),
     IniEntryDef::end(),
@@ -303,6 +304,7 @@ pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
         read_timeout: Duration::from_millis(number("shmcache.redis_read_timeout", 1, 60_000)? as u64),
         stream_length: number("shmcache.redis_stream_length", 1000, 1 << 40)? as u64,
         max_apply: number("shmcache.redis_max_apply", 1, 1_000_000)? as usize,
+        resync_interval: Duration::from_millis(number("shmcache.redis_resync_interval", 0, 3_600_000)? as u64),
         test_fill_delay: Duration::from_millis(number("shmcache.test_hook_fill_delay", 0, 60_000)? as u64),
         test_fill_recheck_delay: Duration::from_millis(number("shmcache.test_hook_fill_recheck_delay", 0, 60_000)? as u64),
         ..Default::default()

@@ -54,6 +54,9 @@ pub struct TierConfig {
     pub stream_length: u64,
     /// More pending invalidations than this at a request's start flush the near copy instead.
     pub max_apply: usize,
+    /// A request that synced longer ago than this syncs again at its next call (a long CLI
+    /// script is one request); zero: once per request only.
+    pub resync_interval: Duration,
     /// Test hook: sleep between reading Redis and filling the near copy (0 in production).
     pub test_fill_delay: Duration,
     /// Test hook: sleep while a fill sits pending in its slot, before its re-check (0 in
@@ -76,6 +79,7 @@ impl Default for TierConfig {
             stream_length: 100_000,
             max_apply: 1000,
             test_fill_delay: Duration::ZERO,
+            resync_interval: Duration::from_secs(1),
             test_fill_recheck_delay: Duration::ZERO,
             test_resolve_delay: Duration::ZERO,
         }
@@ -120,6 +124,8 @@ pub struct Tier {
     connection_pid: u32,
     scripts: Scripts,
     trust: Trust,
+    /// When this request last synced (or tried to), on the coarse monotonic clock.
+    synced_at: Duration,
     warning: Option<String>,
     pub counters: TierCounters,
     /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
@@ -155,6 +161,7 @@ impl Tier {
             connection_pid: 0,
             scripts: Scripts::new(),
             trust: Trust::Unknown,
+            synced_at: Duration::ZERO,
             warning: None,
             counters: TierCounters::default(),
             test_panic: false,
@@ -198,7 +205,13 @@ impl Tier {
 
     /// Whether this request may read the near copy; syncs at the request's first call.
     pub fn trusted(&mut self, cache: &Cache) -> bool {
+        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && coarse_now().saturating_sub(self.synced_at) >= self.config.resync_interval {
+            // A long request (a CLI script, a worker loop) catches up with the other servers'
+            // writes, or tries Redis again after a failure.
+            self.trust = Trust::Unknown;
+        }
         if self.trust == Trust::Unknown {
+            self.synced_at = coarse_now();
             let reused = self.connection.is_some() && self.connection_pid == std::process::id();
             let mut synced = self.sync(cache);
             if synced.is_err() && reused && self.connection.is_none() {
@@ -781,6 +794,15 @@ fn generation_key(ns: &Namespace) -> Vec<u8> {
 /// True when an invalidation newer than `q` may have been applied.
 fn fill_is_stale(cache: &Cache, q: u64) -> bool {
     word(cache, CLAIMED).load(Ordering::SeqCst) > q
+}
+
+/// The coarse monotonic clock (the kernel's tick, a few ms: enough for `resync_interval`, and
+/// read without a system call in a few nanoseconds, so every tiered call may ask it).
+fn coarse_now() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC_COARSE exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 fn word(cache: &Cache, which: usize) -> &AtomicU64 {
