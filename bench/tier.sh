@@ -124,8 +124,14 @@ use_mode() {
       echo "mode $mode: $url runs another object cache (class $(stats_header "$url/" X-WP-Cache-Class))" >&2
       exit 1
     fi
-    if [ "$mode" = tier ] && ! curl -s "$url/__wp-stack/probe.php" | grep -q '"tier_redis": "unix'; then
-      echo "mode tier: $url's workers are not on the tier: $(curl -s "$url/__wp-stack/probe.php")" >&2
+    probe=$(curl -s "$url/__wp-stack/probe.php")
+    if [ "$mode" = tier ] && ! echo "$probe" | grep -q '"tier_redis": "unix'; then
+      echo "mode tier: $url's workers are not on the tier: $probe" >&2
+      exit 1
+    fi
+    # phpredis in another mode's FPM would make that mode pay for an extension it does not use.
+    if ! echo "$probe" | grep -q "\"redis_loaded\": $([ "$mode" = redis ] && echo true || echo false)"; then
+      echo "mode $mode: $url's workers have phpredis where they should not, or lack it: $probe" >&2
       exit 1
     fi
   done

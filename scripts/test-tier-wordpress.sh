@@ -12,7 +12,8 @@
 #  - the site renamed from the CLI (an autoloaded option): B's pages show the new name;
 #  - the object cache served B's pages from its near copy (near hits); Redis round trips per
 #    warm page are printed (a figure, not a check);
-#  - Tools → shmcache shows the tier's counters.
+#  - Tools → shmcache shows the tier's counters;
+#  - neither server's FPM loads phpredis unless asked (bench/tier.sh relies on it).
 #
 # Ends with "N passed, N failed". Stops what it started (the stack's services too).
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.21}
@@ -54,6 +55,13 @@ fi
 
 A="http://$WP_STACK_HOST"
 B=$TIER_B_URL
+
+# The stack's FPMs load phpredis (and APCu) only when a benchmark mode asks for it with -d, even
+# where Debian's php8.2-redis enabled it in the system's conf.d (bench/tier.sh compares the tier
+# with Redis Object Cache on these servers: the other modes must not carry phpredis).
+redis_ext() { curl -s "$1/__wp-stack/probe.php" | php -r 'echo json_encode(json_decode(stream_get_contents(STDIN), true)["redis_loaded"] ?? null);'; }
+check "neither server's FPM loads phpredis unasked (A: $(redis_ext "$A"), B: $(redis_ext "$B"))" \
+  test "$(redis_ext "$A") $(redis_ext "$B")" = "false false"
 # cli 'PHP': code run with the site loaded, through the tier like a WP-CLI command.
 cli() {
   # shellcheck disable=SC2086
