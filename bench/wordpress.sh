@@ -30,6 +30,7 @@
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095} WP_STACK_PRODUCTION=1
 export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
 source "$(dirname "$0")/../scripts/wp-stack.sh"
+source "$(dirname "$0")/wp-lib.sh"
 apt_need apache2-utils
 # The machine these runs share drifts by tens of percent over minutes, so the modes are
 # interleaved: BENCH_WP_ROUNDS rounds, each running every mode (in rotated order) for
@@ -99,21 +100,6 @@ single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["num
 
 stats_header() { # stats_header PATH NAME
   curl -sS -D - -o /dev/null -H 'X-WP-Stack-Stats: 1' "$WP_STACK_URL$1" | tr -d '\r' | sed -n "s/^$2: //Ip"
-}
-median() { # median NUMBER... -> the middle value (the lower middle of an even count)
-  printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
-}
-page_name() { [ "$1" = / ] && echo "front page" || echo "single post"; }
-# CPU time is what a page costs; throughput on this shared machine mostly measures how long the
-# workers wait for a core. cpu_ticks PID...: user + system clock ticks the processes have used.
-CLK_TCK=$(getconf CLK_TCK)
-cpu_ticks() {
-  local p t=0
-  for p in "$@"; do
-    # (after the ") " that ends the command name, which may hold spaces: utime and stime are fields 12 and 13)
-    [ -r "/proc/$p/stat" ] && t=$((t + $(sed 's/.*) //' "/proc/$p/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$t"
 }
 php_pids() { pgrep -P "$(cat "$WP_STACK_RUN/php-fpm.pid")" | tr '\n' ' '; }
 server_pids() { # the database, and redis-server when it runs

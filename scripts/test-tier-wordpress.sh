@@ -4,76 +4,64 @@
 # WordPress with the object-cache drop-in); server B is a second PHP-FPM master (its own region)
 # behind a second nginx (127.0.0.31:8131) serving the same WordPress and database. Both have
 # shmcache.redis pointing at this script's redis-server; so has the CLI that edits (WP-CLI's way
-# in: wp-load.php in the PHP CLI, with its own region).
+# in: wp-load.php in the PHP CLI, with its own region). scripts/tier-stack.sh builds server B
+# (TIER_B_IP, TIER_B_PORT) and the redis-server.
 #
 #  - a post read on both servers (cached near on both), then retitled from the CLI: the next
 #    page on every worker of B and of A shows the new title;
 #  - the site renamed from the CLI (an autoloaded option): B's pages show the new name;
 #  - the object cache served B's pages from its near copy (near hits); Redis round trips per
 #    warm page are printed (a figure, not a check);
-#  - Tools → shmcache shows the tier's counters.
+#  - Tools → shmcache shows the tier's counters;
+#  - neither server's FPM loads phpredis unless asked (bench/tier.sh relies on it).
 #
 # Ends with "N passed, N failed". Stops what it started (the stack's services too).
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.21}
 export WP_PORT=${WP_PORT:-8121}
-B_IP=${TIER_B_IP:-127.0.0.31}
-B_PORT=${TIER_B_PORT:-8131}
 source "$(dirname "$0")/common.sh"
 export WP_STACK_DIR=${WP_STACK_DIR:-$ROOT/target/wp-stack-tier}
-REDIS_DIR="$WP_STACK_DIR-redis"
-mkdir -p "$REDIS_DIR"
-REDIS_SOCK="$REDIS_DIR/redis.sock"
-TIER_INI="-d shmcache.redis=unix://$REDIS_SOCK -d shmcache.redis_prefix=wp:"
-export WP_STACK_FPM_ARGS="$TIER_INI"
 export WP_FPM_WORKERS=3
 source "$ROOT/scripts/wp-stack.sh"
+source "$ROOT/scripts/tier-stack.sh"
+TIER_INI=$(tier_ini)
+REDIS_SOCK=$TIER_REDIS_SOCK
+export WP_STACK_FPM_ARGS="$TIER_INI"
 set +eu +o pipefail
 
-apt_need redis-server redis-tools curl
+apt_need curl
 build_release >/dev/null
 
-B_DIR="$WP_STACK_DIR/server-b"
-REDIS_PID=""
 cleanup() {
-  [ -f "$B_DIR/nginx.pid" ] && kill "$(cat "$B_DIR/nginx.pid")" 2>/dev/null
-  [ -f "$B_DIR/php-fpm.pid" ] && kill "$(cat "$B_DIR/php-fpm.pid")" 2>/dev/null
+  tier_b_stop >/dev/null 2>&1
   wp_stack_stop >/dev/null 2>&1
-  [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null
+  tier_redis_stop >/dev/null 2>&1
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-rm -f "$REDIS_SOCK"
-redis-server --port 0 --unixsocket "$REDIS_SOCK" --unixsocketperm 770 --save "" --appendonly no \
-  --logfile "$REDIS_DIR/redis.log" &
-REDIS_PID=$!
-for _ in $(seq 100); do redis-cli -s "$REDIS_SOCK" ping >/dev/null 2>&1 && break; sleep 0.05; done
-
-if ! wp_stack_start >/dev/null; then
-  echo "FAIL: the WordPress stack did not start"
+if ! tier_redis_start || ! wp_stack_start >/dev/null; then
+  echo "FAIL: redis-server or the WordPress stack did not start"
   echo "0 passed, 1 failed"
   exit 0
 fi
 wp_stack_dropin on >/dev/null
 
-# ------------------------------------------------------------------ server B
-mkdir -p "$B_DIR"
-sed -e "s#^pid = .*#pid = $B_DIR/php-fpm.pid#" -e "s#^error_log = .*#error_log = $B_DIR/php-fpm.log#" \
-  -e "s#^listen = .*#listen = $B_DIR/php-fpm.sock#" "$WP_STACK_CONF/php-fpm.conf" >"$B_DIR/php-fpm.conf"
-# B's nginx hands WordPress the site's own host name (else it would redirect to A's address).
-sed -e "/HTTP_HOST/d" "$WP_STACK_CONF/fastcgi_params" >"$B_DIR/fastcgi_params"
-printf 'fastcgi_param  HTTP_HOST          %s;\n' "$WP_STACK_HOST" >>"$B_DIR/fastcgi_params"
-sed -e "s#listen $WP_STACK_IP:$WP_PORT;#listen $B_IP:$B_PORT;#" -e "s#^pid .*#pid $B_DIR/nginx.pid;#" \
-  -e "s#$WP_STACK_FPM_SOCKET#$B_DIR/php-fpm.sock#g" -e "s#$WP_STACK_CONF/fastcgi_params#$B_DIR/fastcgi_params#g" \
-  -e "s#$WP_STACK_LOGS/nginx-#$B_DIR/nginx-#g" "$WP_STACK_CONF/nginx.conf" >"$B_DIR/nginx.conf"
 # shellcheck disable=SC2086 # the tier settings are several -d arguments
-PHP_INI_SCAN_DIR="$WP_STACK_CONF/php-conf.d" php-fpm8.2 -R -c "$WP_STACK_PHP_FPM_INI" -y "$B_DIR/php-fpm.conf" -D \
-  -d "extension=$WP_STACK_SO" $TIER_INI
-nginx -p "$WP_STACK_DIR/nginx/" -e "$B_DIR/nginx-error.log" -c "$B_DIR/nginx.conf"
-for _ in $(seq 100); do curl -s -o /dev/null "http://$B_IP:$B_PORT/" && break; sleep 0.1; done
+if ! tier_b_start $TIER_INI >/dev/null; then
+  echo "FAIL: server B did not start"
+  echo "0 passed, 1 failed"
+  exit 0
+fi
 
 A="http://$WP_STACK_HOST"
-B="http://$B_IP:$B_PORT"
+B=$TIER_B_URL
+
+# The stack's FPMs load phpredis (and APCu) only when a benchmark mode asks for it with -d, even
+# where Debian's php8.2-redis enabled it in the system's conf.d (bench/tier.sh compares the tier
+# with Redis Object Cache on these servers: the other modes must not carry phpredis).
+redis_ext() { curl -s "$1/__wp-stack/probe.php" | php -r 'echo json_encode(json_decode(stream_get_contents(STDIN), true)["redis_loaded"] ?? null);'; }
+check "neither server's FPM loads phpredis unasked (A: $(redis_ext "$A"), B: $(redis_ext "$B"))" \
+  test "$(redis_ext "$A") $(redis_ext "$B")" = "false false"
 # cli 'PHP': code run with the site loaded, through the tier like a WP-CLI command.
 cli() {
   # shellcheck disable=SC2086

@@ -3,7 +3,8 @@
  * wp-stack harness probe, served by the harness's nginx as /__wp-stack/probe.php (outside
  * WordPress). Answers JSON from whichever PHP-FPM worker takes the request:
  *   GET /__wp-stack/probe.php               pid, SAPI, whether shmcache is loaded, shmcache_info(),
- *                                           the error settings the pool gives PHP
+ *                                           whether mysqli and phpredis are loaded, the error
+ *                                           settings the pool gives PHP
  *   GET /__wp-stack/probe.php?action=flush  also shmcache_flush() (the region is shared by all
  *                                           workers, so this empties the cache for all of them)
  * Only reachable on 127.0.0.1 (the harness's nginx listens there only).
@@ -19,6 +20,7 @@ $out = [
     'shmcache_loaded' => $loaded,
     'shmcache_info' => $loaded ? shmcache_info() : null,
     'mysqli_loaded' => extension_loaded('mysqli'),
+    'redis_loaded' => extension_loaded('redis'),
     'opcache_enabled' => function_exists('opcache_get_status') && is_array(@opcache_get_status(false))
         && (opcache_get_status(false)['opcache_enabled'] ?? false),
     'error_reporting' => error_reporting(),
