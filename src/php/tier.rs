@@ -6,7 +6,7 @@
 //! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
 //! reported afterwards (`warn_pending`), when nothing is held.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use std::ffi::{c_char, c_int, CString};
@@ -36,6 +36,12 @@ static CONFIGURED: AtomicBool = AtomicBool::new(false);
 /// Set for this request when the process has no tier but its region is used by tiered ones.
 static STAY_OUT: Mutex<Option<String>> = Mutex::new(None);
 static LAST_ERROR: Mutex<Option<LastError>> = Mutex::new(None);
+/// Something may be reported (`warn_pending`): a warning of the tier, a configuration error or
+/// a reason to stay out. One process serves one request at a time: Relaxed is enough.
+static REPORT_DUE: AtomicBool = AtomicBool::new(false);
+/// Near hits of this process's `get_into`, counted without taking the tier's lock; added to
+/// the tier's own count in `status`.
+static NEAR_HITS: AtomicU64 = AtomicU64::new(0);
 
 struct LastError {
     message: String,
@@ -55,6 +61,7 @@ pub fn at_request_start() {
     if CONFIGURED_PID.swap(pid, Ordering::Relaxed) != pid {
         let mut tier = TIER.lock().unwrap_or_else(|e| e.into_inner());
         *tier = None;
+        NEAR_HITS.store(0, Ordering::Relaxed);
         match ini::tier_config() {
             Ok(Some(config)) => match Tier::new(config) {
                 Ok(t) => *tier = Some(t),
@@ -67,6 +74,8 @@ pub fn at_request_start() {
         CONFIGURED.store(configured, Ordering::Relaxed);
     }
     CONFIG_ERROR_WARNED.store(false, Ordering::Relaxed);
+    let misconfigured = CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
+    REPORT_DUE.store(misconfigured, Ordering::Relaxed);
     *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
     ON.store(CONFIGURED.load(Ordering::Relaxed), Ordering::Relaxed);
     if let Some(mut tier) = crate::tier::lock(&TIER) {
@@ -107,6 +116,7 @@ pub fn region_in_use(cache: &Cache) -> bool {
                  does not use the cache (set the same shmcache.redis for every process of the region)"
             );
             *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+            REPORT_DUE.store(true, Ordering::Relaxed);
             ON.store(true, Ordering::Relaxed);
             false
         }
@@ -117,7 +127,12 @@ pub fn region_in_use(cache: &Cache) -> bool {
 /// fails, as when Redis is down, never serving the region unchecked).
 fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     let mut guard = crate::tier::lock(&TIER)?;
-    guard.as_mut().map(f)
+    let tier = guard.as_mut()?;
+    let result = f(tier);
+    if tier.has_warning() {
+        REPORT_DUE.store(true, Ordering::Relaxed);
+    }
+    Some(result)
 }
 
 /// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
@@ -126,6 +141,11 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
 /// LOG_EVERY per process (an outage must not write a line per request); `shmcache_info()`
 /// carries the last one (`tier_last_error`).
 pub fn warn_pending() {
+    // The common case, on every tiered call: nothing to report, and no lock taken to know it.
+    if !REPORT_DUE.load(Ordering::Relaxed) {
+        return;
+    }
+    REPORT_DUE.store(false, Ordering::Relaxed);
     let message = with(|t| t.take_warning()).flatten().or_else(|| {
         let error = CONFIG_ERROR
             .lock()
@@ -171,7 +191,8 @@ pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &
     }
     // The near read fills PHP's memory, so it runs with the tier not borrowed.
     if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
-        with(|t| t.count_near_hit());
+        // A plain load and store: only this process's one thread counts.
+        NEAR_HITS.store(NEAR_HITS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         if kind == crate::tier::ABSENT {
             sink.discard();
             return None;
@@ -221,6 +242,7 @@ pub fn status() -> Option<(String, TierCounters, Option<String>)> {
         return None;
     }
     let error = CONFIG_ERROR.lock().ok().and_then(|e| e.clone()).or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()));
-    let (url, counters) = with(|t| (t.config().url.clone(), t.counters)).unwrap_or_default();
+    let (url, mut counters) = with(|t| (t.config().url.clone(), t.counters)).unwrap_or_default();
+    counters.near_hits += NEAR_HITS.load(Ordering::Relaxed);
     Some((url, counters, error))
 }

@@ -192,6 +192,12 @@ impl Tier {
         &self.config
     }
 
+    /// Whether a warning waits for `take_warning`.
+    #[inline]
+    pub fn has_warning(&self) -> bool {
+        self.warning.is_some()
+    }
+
     /// A new request: the near copy is trusted again only after the next sync.
     pub fn begin_request(&mut self) {
         self.trust = Trust::Unknown;
