@@ -28,6 +28,11 @@
 #   BENCH_TIER_CONCURRENCY     ab's concurrency per server (default 2)
 #   BENCH_TIER_MICRO_ROUNDS    micro rounds (default 5; 0 skips the micro part)
 #   BENCH_TIER_MICRO_SECONDS   seconds per micro cell (default 1)
+#   BENCH_TIER_RTT_US          a network round trip between the web servers and Redis, in
+#                              microseconds (default 0: Redis on a local unix socket). The kernel
+#                              here has no netem, so a proxy (bench/delay-proxy.c, built with
+#                              gcc) holds each chunk half of it in each direction; both object
+#                              caches then reach Redis through it.
 #   WP_STACK_IP, WP_PORT, TIER_B_IP, TIER_B_PORT, WP_STACK_DIR: the two servers' addresses and
 #   the stack's directory (defaults 127.0.0.9:8099, 127.0.0.10:8100, target/wp-stack-bench-tier)
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.9} WP_PORT=${WP_PORT:-8099} WP_STACK_PRODUCTION=1
@@ -45,7 +50,8 @@ MICRO_ROUNDS=${BENCH_TIER_MICRO_ROUNDS:-5}
 MICRO_SECONDS=${BENCH_TIER_MICRO_SECONDS:-1}
 EXTRA_CONFIG="$WP_STACK_CONF/wp-config-extra.php"
 OUR_DROPIN="$WP_STACK_DROPIN_SRC"
-TIER_INI=$(tier_ini)
+RTT_US=${BENCH_TIER_RTT_US:-0}
+PROXY_PID=""
 
 cleanup() {
   set +e
@@ -55,6 +61,7 @@ cleanup() {
   tier_b_stop >/dev/null 2>&1
   wp_stack_stop >/dev/null 2>&1
   tier_redis_stop >/dev/null 2>&1
+  [ -z "$PROXY_PID" ] || kill "$PROXY_PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -72,6 +79,22 @@ fi
 MODES+=(none)
 
 tier_redis_start
+# Where both object caches reach Redis: its socket, or the delaying proxy in front of it.
+REDIS_ENDPOINT=$TIER_REDIS_SOCK
+if [ "$RTT_US" -gt 0 ]; then
+  mkdir -p "$ROOT/target/bench"
+  gcc -O2 -pthread -o "$ROOT/target/bench/delay-proxy" "$ROOT/bench/delay-proxy.c" || exit 1
+  REDIS_ENDPOINT="$TIER_REDIS_DIR/delayed.sock"
+  rm -f "$REDIS_ENDPOINT"
+  "$ROOT/target/bench/delay-proxy" "$REDIS_ENDPOINT" "$TIER_REDIS_SOCK" $((RTT_US / 2)) &
+  PROXY_PID=$!
+  for _ in $(seq 100); do redis-cli -s "$REDIS_ENDPOINT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+  # What one round trip through it costs, as a client sees it (one connection, one PING at a time).
+  rtt_seen=$(redis-benchmark -s "$REDIS_ENDPOINT" -n 2000 -c 1 -t ping_mbulk --csv 2>/dev/null |
+    awk -F'"' 'NR == 2 {printf "%.0f µs median, %.0f µs mean", $10 * 1000, $6 * 1000}')
+  echo "Redis through the proxy: one PING round trip takes $rtt_seen" >&2
+fi
+TIER_INI="-d shmcache.redis=unix://$REDIS_ENDPOINT -d shmcache.redis_prefix=wp:"
 wp_stack_dropin off
 wp_stack_start >&2
 single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
@@ -105,7 +128,7 @@ use_mode() {
     tier) fpm_args=$TIER_INI ;;
     redis)
       fpm_args="-d extension=igbinary.so -d extension=redis.so"
-      printf '<?php\ndefine("WP_REDIS_SCHEME", "unix");\ndefine("WP_REDIS_PATH", "%s");\n' "$TIER_REDIS_SOCK" >"$EXTRA_CONFIG"
+      printf '<?php\ndefine("WP_REDIS_SCHEME", "unix");\ndefine("WP_REDIS_PATH", "%s");\n' "$REDIS_ENDPOINT" >"$EXTRA_CONFIG"
       ;;
   esac
   case $mode in
@@ -184,7 +207,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 echo "Two servers (each $WP_FPM_WORKERS PHP-FPM workers, ab concurrency $CONCURRENCY per server, both loaded at once)," \
-  "one MariaDB, one redis-server; median of $ROUNDS rounds of $SECONDS_PER_RUN s per cell, the modes interleaved" \
+  "one MariaDB, one redis-server ($([ "$RTT_US" -gt 0 ] && echo "reached through a proxy adding $RTT_US µs per round trip; a PING round trip measured $rtt_seen" || echo "on a local unix socket")); median of $ROUNDS rounds of $SECONDS_PER_RUN s per cell, the modes interleaved" \
   "(order rotated each round). Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| page | object cache | requests/s, A + B | A | B | Redis round trips/page | PHP CPU ms/page | MariaDB + Redis CPU ms/page |"
