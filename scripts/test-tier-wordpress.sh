@@ -12,6 +12,8 @@
 #  - the site renamed from the CLI (an autoloaded option): B's pages show the new name;
 #  - the object cache served B's pages from its near copy (near hits), at most 2 Redis round
 #    trips per warm page (Redis' own count of the tier's scripts);
+#  - the page cache on both servers: a page B serves from its copy is purged there when the post
+#    is edited from the CLI;
 #  - Tools → shmcache shows the tier's counters;
 #  - neither server's FPM loads phpredis unless asked (bench/tier.sh relies on it).
 #
@@ -111,6 +113,23 @@ for _ in 1 2 3 4 5 6; do
 done
 check "a renamed site shows its new name on every worker of B (stale pages: $stale)" test "$stale" -eq 0
 cli "update_option('blogname', 'shmcache WP Stack');" >/dev/null
+
+# The page cache on both servers (same files: advanced-cache.php and its purge hooks): a page
+# stored on B (a HIT there) is purged there too when the post is edited from the CLI, through
+# the tier (the CLI's purge of its pages reaches B's near copy as invalidations).
+wp_stack_pagecache on >/dev/null
+xcache_on() { curl -s -D - -o /dev/null "$1$2" | tr -d '\r' | sed -n 's/^X-Cache: //Ip'; }
+for _ in 1 2 3 4; do xcache_on "$B" "$path" >/dev/null; done
+cached=$(xcache_on "$B" "$path")
+check "the page cache serves the post on B from its copy (X-Cache: $cached)" test "$cached" = HIT
+paged="Paged across servers $$"
+cli "wp_update_post(['ID' => $post_id, 'post_title' => '$paged']);" >/dev/null
+stale=0
+for _ in 1 2 3 4; do
+  case "$(title_on "$B" "$path")" in "$paged"*) ;; *) stale=$((stale + 1)) ;; esac
+done
+check "after an edit from the CLI, B's page cache serves the new title (stale pages: $stale)" test "$stale" -eq 0
+wp_stack_pagecache off >/dev/null
 
 # Tools → shmcache (rendered in the CLI, which runs with the tier too) shows the tier's rows.
 screen=$(cli "wp_set_current_user(1);
