@@ -6,8 +6,9 @@
 #   the equivalent shmcache_* functions (for what the apcu_* glue adds).
 # Each figure is (instructions of 3 rounds - instructions of 1 round) / operations.
 #   bash bench/apcu-instructions.sh [OP...]   (default: get miss incr delete-and-add set multi-get)
+#   BENCH_SO=/path/to/libshmcache.so counts another build (an older commit's, for before/after).
 source "$(dirname "$0")/../scripts/common.sh"
-build_release
+if [ -n "${BENCH_SO:-}" ]; then SO=$BENCH_SO; else build_release; fi
 apt_need php8.2-apcu valgrind
 ops=("$@")
 [ ${#ops[@]} -gt 0 ] || ops=(get miss incr delete-and-add set multi-get)
