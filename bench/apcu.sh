@@ -8,6 +8,8 @@
 # rounds per case and the ratio of the medians (shmcache / APCu: above 1, shmcache is faster).
 # Each process's figure for a case is suite.php's: the best of 5 runs of BENCH_SECONDS.
 #   bash bench/apcu.sh          ROUNDS=5 BENCH_SECONDS=0.1 MEM=256M
+#   BEFORE_SO=/path/to/older/libshmcache.so adds a third side, that build's apcu_* (the three
+#   take turns, the order rotating each round), and a second table: this build against it.
 source "$(dirname "$0")/../scripts/common.sh"
 build_release
 apt_need php8.2-apcu
@@ -20,6 +22,8 @@ trap 'rm -rf "$dir"' EXIT
 # Both get the same value memory; APCu's hint sizes its hash table for the keys the suite stores.
 shm=(php -n -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.apcu_compat=1
   -d shmcache.keys_memory_size=4M -d shmcache.values_memory_size="$MEM")
+before=(php -n -d extension="${BEFORE_SO:-}" -d shmcache.enable_cli=1 -d shmcache.apcu_compat=1
+  -d shmcache.keys_memory_size=4M -d shmcache.values_memory_size="$MEM")
 apcu=(php -n -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size="$MEM" -d apc.entries_hint=200000)
 "${shm[@]}" -r 'exit(function_exists("apcu_fetch") && (new ReflectionFunction("apcu_fetch"))->getExtensionName() === "shmcache" ? 0 : 1);' \
   || { echo "shmcache does not serve apcu_fetch" >&2; exit 1; }
@@ -30,11 +34,19 @@ echo "shmcache $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') 
 for r in $(seq 1 "$ROUNDS"); do
   order=(shm apcu)
   [ $((r % 2)) -eq 0 ] && order=(apcu shm)
+  if [ -n "${BEFORE_SO:-}" ]; then
+    case $((r % 3)) in 1) order=(shm before apcu) ;; 2) order=(before apcu shm) ;; 0) order=(apcu shm before) ;; esac
+  fi
   for side in "${order[@]}"; do
-    if [ "$side" = shm ]; then cmd=("${shm[@]}"); else cmd=("${apcu[@]}"); fi
+    case $side in shm) cmd=("${shm[@]}") ;; before) cmd=("${before[@]}") ;; *) cmd=("${apcu[@]}") ;; esac
     BENCH_ONLY=apcu "${cmd[@]}" "$ROOT/bench/suite.php" micro --seconds "$BENCH_SECONDS" --json "$dir/$side-$r.json" >/dev/null \
       || { echo "round $r ($side) failed" >&2; exit 1; }
   done
   echo "round $r done (${order[*]}); load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 php -n "$ROOT/bench/apcu-report.php" "$dir" "$ROUNDS"
+if [ -n "${BEFORE_SO:-}" ]; then
+  echo
+  echo "This build against BEFORE_SO ($BEFORE_SO):"
+  php -n "$ROOT/bench/apcu-report.php" "$dir" "$ROUNDS" before
+fi

@@ -111,8 +111,15 @@ fn with_buffer<R>(slot: &'static LocalKey<Cell<Vec<u8>>>, f: impl FnOnce(&mut Ve
     r
 }
 
+/// Unix seconds (0 before 1970), as `SystemTime::now().duration_since(UNIX_EPOCH)` gives them:
+/// read with clock_gettime directly, because std's checked conversion to a Duration cost more
+/// than the clock read itself (callgrind: about 100 of the 130 instructions of a store's times).
 fn now_secs() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec, and CLOCK_REALTIME always exists (the clock
+    // SystemTime::now reads); on failure `ts` stays zeroed, which gives 0 like unwrap_or(0).
+    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+    u64::try_from(ts.tv_sec).unwrap_or(0)
 }
 
 /// A Unix time as the 32 bits an entry header keeps (times past 2106 as its last second).

@@ -256,6 +256,11 @@ impl Encoder<'_> {
 
 /// Whether a resource lies anywhere `encode` looks for one (and then refuses the value).
 pub fn holds_resource(value: &Zval) -> bool {
+    // Strings and numbers, most values, hold nothing: no walk (and its setup) for them.
+    let v = value.dereference();
+    if !v.is_array() && !v.is_object() && !v.is_resource() {
+        return false;
+    }
     refuse_resources(value, 0, &mut Vec::new(), &String::new).is_err()
 }
 

@@ -30,19 +30,19 @@ use super::functions::root;
 use super::ops::{self, Write};
 use crate::engine::Namespace;
 
-type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
+pub(super) type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 
 /// One call's frame: argument access the way the generated handlers do it. References it hands
 /// out live as long as the call ('a): each argument slot and the object are distinct memory, and
 /// each argument is taken once per call.
-struct Call<'a> {
+pub(super) struct Call<'a> {
     ex: *mut ExecuteData,
     retval: *mut zval,
     _call: std::marker::PhantomData<&'a mut ExecuteData>,
 }
 
 /// A handler body's result when it has already written the return value (`Call::retval`).
-struct Written;
+pub(super) struct Written;
 
 impl IntoZval for Written {
     const TYPE: DataType = DataType::Mixed;
@@ -56,13 +56,13 @@ impl IntoZval for Written {
 impl<'a> Call<'a> {
     /// The call's return slot, for a body that writes its value in place (and then returns
     /// `Written`). The engine sets it to null before calling a handler.
-    fn retval(&mut self) -> &'a mut Zval {
+    pub(super) fn retval(&mut self) -> &'a mut Zval {
         // SAFETY: the return slot of this call's live frame, distinct from its arguments; run()
         // touches it only after the body has returned, and bodies take it once.
         unsafe { &mut *self.retval.cast::<Zval>() }
     }
 
-    fn num_args(&self) -> u32 {
+    pub(super) fn num_args(&self) -> u32 {
         // SAFETY: `ex` is this call's live frame; `This.u2.num_args` is set by the engine for
         // every internal call.
         unsafe { (*self.ex).This.u2.num_args }
@@ -80,7 +80,7 @@ impl<'a> Call<'a> {
     }
 
     /// The n-th argument (0-based), dereferenced; None when it was not passed.
-    fn arg(&self, n: usize) -> Option<&'a mut Zval> {
+    pub(super) fn arg(&self, n: usize) -> Option<&'a mut Zval> {
         if n >= self.num_args() as usize {
             return None;
         }
@@ -91,7 +91,7 @@ impl<'a> Call<'a> {
 
     /// The n-th argument (0-based) as the frame holds it, references included (for
     /// by-reference parameters); None when it was not passed.
-    fn raw_arg(&self, n: usize) -> Option<&'a mut Zval> {
+    pub(super) fn raw_arg(&self, n: usize) -> Option<&'a mut Zval> {
         if n >= self.num_args() as usize {
             return None;
         }
@@ -122,7 +122,7 @@ impl<'a> Call<'a> {
 }
 
 /// Runs a handler body: sets the return value or throws, and turns a panic into an exception.
-fn run<R: IntoZval>(ex: *mut zend_execute_data, retval: *mut zval, body: impl FnOnce(&mut Call<'_>) -> Option<PhpResult<R>>) {
+pub(super) fn run<R: IntoZval>(ex: *mut zend_execute_data, retval: *mut zval, body: impl FnOnce(&mut Call<'_>) -> Option<PhpResult<R>>) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut call = Call { ex: ex.cast::<ExecuteData>(), retval, _call: std::marker::PhantomData };
         match body(&mut call) {
@@ -229,8 +229,13 @@ handlers!(function_exists, method_exists, "shmcache_exists", "ShmCache::exists",
 
 /// Points the internal function `name` (lower case) of `table` at `handler`.
 fn install(table: *const HashTable, name: &str, handler: Handler) -> bool {
+    replace(table, name, handler).is_some()
+}
+
+/// `install`, giving back the handler it replaced (None when nothing was replaced).
+pub(super) fn replace(table: *const HashTable, name: &str, handler: Handler) -> Option<Handler> {
     if table.is_null() {
-        return false;
+        return None;
     }
     // SAFETY: `table` is a live function table (the global one or a class's); the lookup only
     // reads it. A found entry is an IS_PTR zval holding a zend_function, and for an internal
@@ -239,15 +244,14 @@ fn install(table: *const HashTable, name: &str, handler: Handler) -> bool {
     unsafe {
         let zv = zend_hash_str_find(table, name.as_ptr().cast(), name.len());
         if zv.is_null() || u32::from((*zv).u1.v.type_) != IS_PTR {
-            return false;
+            return None;
         }
         let f = (*zv).value.ptr.cast::<zend_function>();
         if f.is_null() || u32::from((*f).type_) != ZEND_INTERNAL_FUNCTION {
-            return false;
+            return None;
         }
-        (*f).internal_function.handler = Some(handler);
+        (*f).internal_function.handler.replace(handler)
     }
-    true
 }
 
 /// Swaps the hand-written handlers in, once per process (at its first request).
@@ -273,4 +277,5 @@ pub fn install_once() {
         install(functions, function, function_handler);
         install(methods, method, method_handler);
     }
+    super::apcu::install_handlers(functions);
 }
