@@ -19,6 +19,8 @@
 #  - Redis SIGKILLed and restarted empty under load: no failed request, no stale value read
 #    (misses of the lost data are expected), and B's near copy of the lost data is not served
 #    afterwards;
+#  - Redis failing in the middle of a request (its write times out): the rest of the request reads
+#    nothing near;
 #  - Redis slowed with DEBUG SLEEP: requests end within the timeouts; the failure is logged, not
 #    raised as a warning (which frameworks turn into exceptions);
 #  - the randomized checker for TIER_CHECK_SECONDS (default 30; longer runs: set it) with 6
@@ -216,6 +218,16 @@ expect "no stale value read while Redis was killed and restarted" "$(sed -n 's/.
 expect "after Redis came back empty, B does not serve the lost value" "$(field "$(req b 'op=get&k=lost')" found)" "false"
 req a "op=set&k=lost&v=after" >/dev/null
 expect "and reads A's new writes" "$(field "$(req b 'op=get&k=lost')" value)" "after"
+
+# ------------------------------------------------------------------ Redis fails mid-request
+# A request reads a near copy, then its write times out (Redis holds writes: CLIENT PAUSE WRITE):
+# from then on it must not read the near copy, though it was trusted at its start.
+req a "op=set&k=mid&v=near" >/dev/null
+for _ in 1 2 3 4; do req b "op=get&k=mid" >/dev/null; done
+mid=$(req b "op=midfail&k=mid")
+expect "a request that read the near copy ($(field "$mid" before)) and whose write then failed ($(field "$mid" pause), set: $(field "$mid" ok))" \
+  "$(field "$mid" before)/$(field "$mid" ok)" "near/false"
+expect "reads nothing near for the rest of the request" "$(field "$mid" found)" "false"
 
 # ------------------------------------------------------------------ Redis slowed
 redis-cli -s "$REDIS_SOCK" DEBUG SLEEP 2 >/dev/null &

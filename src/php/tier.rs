@@ -42,6 +42,10 @@ static REPORT_DUE: AtomicBool = AtomicBool::new(false);
 /// Near hits of this process's `get_into`, counted without taking the tier's lock; added to
 /// the tier's own count in `status`.
 static NEAR_HITS: AtomicU64 = AtomicU64::new(0);
+/// Until when (nanoseconds on `tier::coarse_now`'s clock; u64::MAX: the whole request) this
+/// request may read the near copy without asking the tier: its last answer to `trusted`, kept
+/// by `with`. 0: ask. Reset at every request start.
+static TRUSTED_UNTIL_NS: AtomicU64 = AtomicU64::new(0);
 
 struct LastError {
     message: String,
@@ -74,6 +78,7 @@ pub fn at_request_start() {
         CONFIGURED.store(configured, Ordering::Relaxed);
     }
     CONFIG_ERROR_WARNED.store(false, Ordering::Relaxed);
+    TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
     let misconfigured = CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
     REPORT_DUE.store(misconfigured, Ordering::Relaxed);
     *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -128,11 +133,27 @@ pub fn region_in_use(cache: &Cache) -> bool {
 fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     let mut guard = crate::tier::lock(&TIER)?;
     let tier = guard.as_mut()?;
+    // Cleared while the tier works: a call that fails (or panics) leaves it 0.
+    TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         REPORT_DUE.store(true, Ordering::Relaxed);
     }
+    if let Some(until) = tier.trusted_until() {
+        TRUSTED_UNTIL_NS.store(u64::try_from(until.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
     Some(result)
+}
+
+/// Whether this request may read the near copy: without taking the tier's lock while its last
+/// answer stands (`TRUSTED_UNTIL_NS`), else by asking it (which syncs when due).
+#[inline]
+fn trusted(cache: &Cache) -> bool {
+    let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
+    if until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until) {
+        return true;
+    }
+    with(|t| t.trusted(cache)).unwrap_or(false)
 }
 
 /// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
@@ -186,7 +207,7 @@ fn log(message: &str) {
 }
 
 pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
-    if !with(|t| t.trusted(cache)).unwrap_or(false) {
+    if !trusted(cache) {
         return None;
     }
     // The near read fills PHP's memory, so it runs with the tier not borrowed.

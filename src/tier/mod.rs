@@ -192,6 +192,19 @@ impl Tier {
         &self.config
     }
 
+    /// Until when (on `coarse_now`'s clock) this request may read the near copy without asking
+    /// `trusted` again: None unless it is trusted now.
+    #[inline]
+    pub fn trusted_until(&self) -> Option<Duration> {
+        (self.trust == Trust::Trusted).then(|| {
+            if self.config.resync_interval.is_zero() {
+                Duration::MAX
+            } else {
+                self.synced_at.saturating_add(self.config.resync_interval)
+            }
+        })
+    }
+
     /// Whether a warning waits for `take_warning`.
     #[inline]
     pub fn has_warning(&self) -> bool {
@@ -804,7 +817,7 @@ fn fill_is_stale(cache: &Cache, q: u64) -> bool {
 
 /// The coarse monotonic clock (the kernel's tick, a few ms: enough for `resync_interval`, and
 /// read without a system call in a few nanoseconds, so every tiered call may ask it).
-fn coarse_now() -> Duration {
+pub fn coarse_now() -> Duration {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC_COARSE exists on Linux.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };

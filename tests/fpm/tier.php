@@ -29,6 +29,18 @@ switch ($op) {
 	case 'flush':
 		$r['ok'] = shmcache_flush();
 		break;
+	case 'midfail':
+		// Trusted, then Redis fails in the middle of the request: the rest of it must not read
+		// the near copy. CLIENT PAUSE ... WRITE holds the write script past the read timeout.
+		$r['before'] = shmcache_get($k);
+		$redis = stream_socket_client(ini_get('shmcache.redis'));
+		fwrite($redis, "*4\r\n\$6\r\nCLIENT\r\n\$5\r\nPAUSE\r\n\$3\r\n600\r\n\$5\r\nWRITE\r\n");
+		$r['pause'] = trim((string) fgets($redis));
+		$r['ok'] = shmcache_set($k, 'during-the-failure');
+		$r['value'] = shmcache_get($k, $found);
+		$r['found'] = $found;
+		usleep(700000);
+		break;
 	case 'nsget':
 		$r['value'] = ( new ShmCache( $_GET['ns'] ) )->get($k, $found);
 		$r['found'] = $found;
