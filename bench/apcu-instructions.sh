@@ -19,8 +19,7 @@ apcu=(php -n -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size=256M -d
 count() { # count SIDE OP ROUNDS -> total instructions
   local cmd cache=apcu
   case $1 in shm) cmd=("${shm[@]}") cache=shmcache ;; compat) cmd=("${compat[@]}") ;; apcu) cmd=("${apcu[@]}") ;; esac
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "${cmd[@]}" "$ROOT/bench/ops.php" "$cache" "$2" "$3" 2>&1 |
-    sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+  callgrind_instructions "${cmd[@]}" "$ROOT/bench/ops.php" "$cache" "$2" "$3"
 }
 per_op() { # per_op SIDE OP
   local a b n=10000

@@ -14,8 +14,7 @@ php_cmd=(php -n -d extension="$(php-config --extension-dir)/apcu.so" -d apc.enab
   -d apc.entries_hint=200000 -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=4M
   -d shmcache.values_memory_size=256M)
 count() { # count CACHE OP ROUNDS -> total instructions
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "${php_cmd[@]}" "$ROOT/bench/ops.php" "$1" "$2" "$3" 2>&1 |
-    sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+  callgrind_instructions "${php_cmd[@]}" "$ROOT/bench/ops.php" "$1" "$2" "$3"
 }
 per_op() { # per_op CACHE OP
   local a b n=10000

@@ -16,8 +16,7 @@ CALLS=${CALLS:-200000}
 run=(php -n -d extension="$SO" -d shmcache.enable_cli=1 "$ROOT/bench/set.php")
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 count() { # count DROPIN CALLS KIND -> instructions of the whole process
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "${run[@]}" "$1" "$2" "$3" 2>&1 |
-    sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+  callgrind_instructions "${run[@]}" "$1" "$2" "$3"
 }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -22,7 +22,7 @@ trap 'WP_STACK_DROPIN_SRC=$OUR_DROPIN; wp_stack_dropin off; wp_stack_stop >/dev/
 wp_stack_start >&2
 single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
 
-# render REGION PATH [valgrind...]: one page in a fresh process; its stderr line (queries, cache)
+# render REGION PATH [PREFIX...]: one page in a fresh process (under PREFIX, e.g. callgrind_instructions); its stderr line (queries, cache)
 render() {
   local region=$1 path=$2
   shift 2
@@ -30,7 +30,7 @@ render() {
     -d opcache.file_cache="$WORK/opcache" -d opcache.file_cache_only=1 "$ROOT/bench/wp-render.php" "$path"
 }
 count() { # count REGION PATH -> instructions of one render
-  render "$1" "$2" valgrind --tool=callgrind --callgrind-out-file=/dev/null 2>&1 | sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+  render "$1" "$2" callgrind_instructions
 }
 
 echo "| object cache | front page: instructions | SQL queries | single post: instructions | SQL queries |"

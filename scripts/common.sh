@@ -58,6 +58,13 @@ check() {
   fi
 }
 
+# `callgrind_instructions CMD...`: the instructions callgrind counts for a whole command (user
+# space only; the same for the same binary and input whatever else the machine does).
+callgrind_instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+    sed -n 's/.*Collected : *//p; s/.*refs: *//p' | tr -d , | head -n 1
+}
+
 # `expect NAME ACTUAL WANTED`: a check of a value that prints what it saw when it fails.
 expect() {
   if [ "$2" = "$3" ]; then
