@@ -592,3 +592,67 @@ fn a_long_request_catches_up_with_other_servers_writes_after_the_resync_interval
     assert_eq!(get(&mut long, &b, &root, b"k").as_deref(), Some(&b"v2"[..]));
     assert_eq!(get(&mut once, &b2, &root, b"k").as_deref(), Some(&b"v1"[..]));
 }
+
+/// A server's own writes: its next sync finds their stream entries noted done by the writer
+/// and skips them, so what it wrote (or deleted, or flushed) is not read from Redis again.
+#[test]
+fn a_servers_next_sync_does_not_undo_its_own_writes() {
+    let redis = Redis::start("own-writes");
+    let a = region();
+    let mut ta = tier(&redis);
+    let root = Namespace::root();
+    let site = Namespace::new(b"site").unwrap();
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"post", STRING, b"v1", 0, WriteMode::Set));
+    assert!(ta.store(&a, &root, b"gone", STRING, b"x", 0, WriteMode::Set));
+    assert!(ta.delete(&a, &root, b"gone"));
+    assert!(ta.flush(&a, &site));
+    // Read after the flush, within the same request: a near copy of the namespace's state.
+    assert_eq!(get(&mut ta, &a, &site, b"menu"), None);
+
+    // Another worker of the same server, next request: one round trip (the sync), nothing
+    // read again.
+    let mut other_worker = tier(&redis);
+    other_worker.begin_request();
+    assert_eq!(get(&mut other_worker, &a, &root, b"post").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(get(&mut other_worker, &a, &root, b"gone"), None);
+    assert_eq!(get(&mut other_worker, &a, &site, b"menu"), None);
+    assert_eq!(other_worker.counters.round_trips, 2, "the connection and the sync only");
+    assert_eq!(other_worker.counters.near_misses, 0);
+
+    // The notes are used up: another server's write to the same key is applied as always.
+    let b = region();
+    let mut tb = tier(&redis);
+    assert!(request_set(&mut tb, &b, b"post", b"v2"));
+    assert_eq!(request_get(&mut other_worker, &a, b"post").as_deref(), Some(&b"v2"[..]));
+}
+
+/// A write Redis took whose writer never came back to its own server's near copy (a worker
+/// killed right after Redis answered) left no note: that server's next sync applies its entry
+/// like any other server's.
+#[test]
+fn a_write_whose_writer_died_before_updating_its_servers_copy_is_applied_there() {
+    let redis = Redis::start("own-died");
+    let a = region();
+    let mut ta = tier(&redis);
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"v1"[..]));
+
+    // The write script run straight against Redis, as the dead worker's call did.
+    let body = include_str!("../src/tier/script.lua");
+    let mut connection = redis::Client::open(format!("redis+unix://{}", redis.socket.display())).unwrap().get_connection().unwrap();
+    let reply: redis::Value = redis::Script::new(body)
+        .key("shmcache:")
+        .arg("set")
+        .arg("")
+        .arg("post")
+        .arg(b"\x06v2".as_slice())
+        .arg("0")
+        .arg("100000")
+        .arg("0")
+        .invoke(&mut connection)
+        .unwrap();
+    assert!(matches!(reply, redis::Value::Array(ref v) if v.first() == Some(&redis::Value::Int(1))), "{reply:?}");
+
+    assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"v2"[..]));
+}

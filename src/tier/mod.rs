@@ -37,6 +37,13 @@ const APPLIED: usize = 1;
 const EPOCH: usize = 2;
 // Word 3 is `mark::MARK`: whether tiered processes use the region.
 const GENERATION_PREFIX: &[u8] = b"gen:";
+/// A writer's note that it has brought its own server's near copy up to its write's stream
+/// entry (key `done:` + the entry's id): that server's next sync then skips the entry
+/// instead of deleting the copy the writer just made.
+const DONE_PREFIX: &[u8] = b"done:";
+/// How long such a note is kept (seconds): a sync normally comes within the second; one that
+/// comes later applies the entry as any other server does, which is only a re-read.
+const DONE_TTL: i64 = 600;
 /// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
 /// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
 pub const ABSENT: ValueKind = ValueKind(0xFE);
@@ -338,7 +345,8 @@ impl Tier {
         match reply.as_slice() {
             [Value::Int(n), id] => match stream_id(id) {
                 Some(id) => {
-                    self.after_write(cache, ns, key, id, None);
+                    // Redis has no such key as of `id`: remembered near, as a read would.
+                    self.after_write(cache, ns, key, id, Some((ABSENT, b"", 0)));
                     *n == 1
                 }
                 None => self.protocol_error::<()>().is_some(),
@@ -408,6 +416,7 @@ impl Tier {
             fence(Ordering::SeqCst);
             cache.flush_namespace(ns);
             let _ = cache.delete(&reserved(), &generation_key(ns));
+            note_done(cache, id);
         }
         true
     }
@@ -551,6 +560,7 @@ impl Tier {
                 let _ = cache.delete(ns, key);
             }
         }
+        note_done(cache, id);
     }
 
     fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
@@ -721,6 +731,9 @@ impl From<CallError> for String {
 
 fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
     for e in entries {
+        if take_done(cache, e.id) {
+            continue;
+        }
         match &e.target {
             // (A name the engine refuses cannot have entries here.)
             Target::Key(ns, key) => {
@@ -804,6 +817,24 @@ fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Re
 
 fn reserved() -> Namespace {
     Namespace::new(RESERVED_NS).expect("short")
+}
+
+fn done_key(id: u64) -> Vec<u8> {
+    [DONE_PREFIX, &id.to_le_bytes()].concat()
+}
+
+/// Notes, once this server's near copy reflects the write with stream entry `id` (see
+/// `DONE_PREFIX`). Only then: a writer that dies before it leaves no note, and its entry is
+/// applied as anyone else's. Why skipping is sound: `claimed` reached `id` before the writer
+/// touched its copy, so no fill of an older value can be published after it.
+fn note_done(cache: &Cache, id: u64) {
+    let _ = cache.set(&reserved(), &done_key(id), ValueKind::INT, &0i64.to_le_bytes(), DONE_TTL);
+}
+
+/// Whether this server's own writer noted entry `id` done; the note goes either way (one
+/// applier skips, others racing it just delete again).
+fn take_done(cache: &Cache, id: u64) -> bool {
+    matches!(cache.delete(&reserved(), &done_key(id)), Ok(true))
 }
 
 fn generation_key(ns: &Namespace) -> Vec<u8> {
