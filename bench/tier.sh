@@ -272,9 +272,10 @@ for round in $(seq 1 "$MICRO_ROUNDS"); do
       args=(-n -d "extension=$SO" -d shmcache.enable_cli=1)
       # (a prefix of its own: the micro part's keys never meet the site's; no resync within the
       # cell: it would apply the cell's own 5,000 writes as invalidations, more than
-      # shmcache.redis_max_apply, and empty the near copy it measures)
+      # shmcache.redis_max_apply, and empty the near copy it measures. The interval stays on,
+      # long, so that every get still reads its clock, as in production.)
       # shellcheck disable=SC2206 # several -d arguments
-      [ "$mode" = single ] || args+=($TIER_INI -d shmcache.redis_prefix=micro: -d shmcache.redis_resync_interval=0)
+      [ "$mode" = single ] || args+=($TIER_INI -d shmcache.redis_prefix=micro: -d shmcache.redis_resync_interval=3600000)
       read -r rate hits < <(php "${args[@]}" "$ROOT/bench/tier-micro.php" "$value" "$MICRO_SECONDS")
       MICRO[$mode$value]+=" $rate"
       HITS[$mode$value]+=" $hits"

@@ -11,6 +11,11 @@
 #   git show 0adefe3:wordpress/object-cache.php >/tmp/before.php
 #   bash bench/wp-instructions.sh /tmp/before.php wordpress/object-cache.php
 # Runs on its own stack (own address, port and directory), like bench/wordpress.sh.
+# Two more rows, each with a redis-server of the script's own on a private unix socket:
+#   BENCH_WPI_TIER=1              our drop-in in tiered mode (shmcache.redis on that server; the
+#                                 counted render is a warm page: one sync, near hits)
+#   BENCH_REDIS_CACHE_DIR=DIR     Redis Object Cache (DIR: a checkout of the redis-cache plugin),
+#                                 with phpredis and igbinary loaded for that row only
 export WP_STACK_IP=${WP_STACK_IP:-127.0.0.5} WP_PORT=${WP_PORT:-8095} WP_STACK_PRODUCTION=1
 export WP_STACK_DIR=${WP_STACK_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/wp-stack-bench}
 source "$(dirname "$0")/../scripts/wp-stack.sh"
@@ -23,32 +28,60 @@ wp_stack_start >&2
 single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
 
 # render REGION PATH [PREFIX...]: one page in a fresh process (under PREFIX, e.g. callgrind_instructions); its stderr line (queries, cache)
+MODE_ARGS=()
 render() {
   local region=$1 path=$2
   shift 2
   WP_STACK_HOST="$WP_STACK_HOST" "$@" php -d extension="$SO" -d shmcache.region="$region" -d opcache.enable_cli=1 \
-    -d opcache.file_cache="$WORK/opcache" -d opcache.file_cache_only=1 "$ROOT/bench/wp-render.php" "$path"
+    -d opcache.file_cache="$WORK/opcache" -d opcache.file_cache_only=1 "${MODE_ARGS[@]}" "$ROOT/bench/wp-render.php" "$path"
 }
 count() { # count REGION PATH -> instructions of one render
   render "$1" "$2" callgrind_instructions
 }
 
+rows=(none "$@")
+if [ "${BENCH_WPI_TIER:-0}" = 1 ] || [ -n "${BENCH_REDIS_CACHE_DIR:-}" ]; then
+  apt_need redis-server redis-tools
+  redis-server --port 0 --unixsocket "$WORK/redis.sock" --unixsocketperm 700 --save "" --appendonly no \
+    --daemonize yes --pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log"
+  trap 'kill "$(cat "$WORK/redis.pid" 2>/dev/null)" 2>/dev/null; WP_STACK_DROPIN_SRC=$OUR_DROPIN; wp_stack_dropin off; rm -f "$WP_STACK_CONF/wp-config-extra.php"; wp_stack_stop >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+  for _ in $(seq 100); do redis-cli -s "$WORK/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.05; done
+  [ "${BENCH_WPI_TIER:-0}" = 1 ] && rows+=(tiered)
+  if [ -n "${BENCH_REDIS_CACHE_DIR:-}" ]; then
+    apt_need php8.2-redis
+    rows+=(redis-cache)
+  fi
+fi
+
 echo "| object cache | front page: instructions | SQL queries | single post: instructions | SQL queries |"
 echo "|---|---:|---:|---:|---:|"
 i=0
-for dropin in none "$@"; do
+for row in "${rows[@]}"; do
   i=$((i + 1))
-  if [ "$dropin" = none ]; then
-    wp_stack_dropin off >&2
-  else
-    WP_STACK_DROPIN_SRC=$(readlink -f "$dropin") wp_stack_dropin on >&2
-  fi
+  MODE_ARGS=()
+  rm -f "$WP_STACK_CONF/wp-config-extra.php"
+  case $row in
+    none) wp_stack_dropin off >&2 ;;
+    tiered)
+      WP_STACK_DROPIN_SRC=$OUR_DROPIN wp_stack_dropin on >&2
+      # (No resync inside the counted render, which callgrind slows to seconds: a real one takes
+      # milliseconds, far below the interval.)
+      MODE_ARGS=(-d shmcache.redis="unix://$WORK/redis.sock" -d shmcache.redis_prefix="wpi$i:" -d shmcache.redis_resync_interval=3600000)
+      ;;
+    redis-cache)
+      WP_STACK_DROPIN_SRC="$BENCH_REDIS_CACHE_DIR/includes/object-cache.php" wp_stack_dropin on >&2
+      MODE_ARGS=(-d extension=igbinary.so -d extension=redis.so)
+      printf '<?php\ndefine("WP_REDIS_SCHEME", "unix");\ndefine("WP_REDIS_PATH", "%s");\ndefine("WP_REDIS_PREFIX", "wpi%s");\n' \
+        "$WORK/redis.sock" "$i" >"$WP_STACK_CONF/wp-config-extra.php"
+      ;;
+    *) WP_STACK_DROPIN_SRC=$(readlink -f "$row") wp_stack_dropin on >&2 ;;
+  esac
   mkdir -p "$WORK/opcache"
-  region="$WORK/region-$i" # a new, empty cache for each drop-in
-  row="| $dropin |"
+  region="$WORK/region-$i" # a new, empty cache for each row
+  line="| $row |"
   for path in / "$single"; do
     for _ in 1 2 3; do render "$region" "$path" 2>"$WORK/last" >/dev/null; done
-    row+=" $(count "$region" "$path") | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
+    line+=" $(count "$region" "$path") | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
   done
-  echo "$row"
+  echo "$line"
 done

@@ -92,12 +92,37 @@ impl StackMessage {
 #[inline]
 pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     if tier::on() {
-        return fetch_tiered_into(ns, key, out);
+        return fetch_near_into(ns, key, out);
     }
     fetch_local_into(ns, key, out)
 }
 
-/// `fetch_into` in tiered mode: out of line, so the default path stays as it was.
+/// `fetch_into` in tiered mode. A near hit, once the request trusts its near copy (a load and
+/// a clock read, `tier::near_readable`), costs what a get without the tier costs plus a count;
+/// the rest of the tier (the sync, a read from Redis, a failure to report) is out of line.
+/// (Out of line itself, so the path without the tier stays as it was.)
+#[inline(never)]
+fn fetch_near_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    if !tier::near_readable() {
+        return fetch_tiered_into(ns, key, out);
+    }
+    let Some(cache) = cache() else { return Ok(false) };
+    let mut sink = ZvalSink::new();
+    match cache.get_into(ns, key, &mut sink) {
+        Ok(Some(kind)) => {
+            tier::count_near_hit();
+            if kind == crate::tier::ABSENT {
+                sink.discard();
+                return Ok(false);
+            }
+            take_value(kind, &mut sink, out)
+        }
+        Ok(None) | Err(_) => fetch_from_redis_into(cache, ns, key, &mut sink, out),
+    }
+}
+
+/// `fetch_into` in tiered mode while the request does not trust its near copy yet (its first
+/// call syncs) or at all (Redis failed, or the process stays out of the region).
 #[cold]
 #[inline(never)]
 fn fetch_tiered_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
@@ -107,6 +132,18 @@ fn fetch_tiered_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bo
     tier::warn_pending();
     match hit {
         Some(kind) => take_value(kind, &mut sink, out),
+        None => Ok(false),
+    }
+}
+
+/// A near miss in a trusted request: the value from Redis (which also fills the near copy).
+#[cold]
+#[inline(never)]
+fn fetch_from_redis_into(cache: &crate::engine::Cache, ns: &Namespace, key: &[u8], sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
+    let hit = tier::fetch_into_sink(cache, ns, key, sink);
+    tier::warn_pending();
+    match hit {
+        Some(kind) => take_value(kind, sink, out),
         None => Ok(false),
     }
 }

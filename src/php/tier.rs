@@ -146,14 +146,25 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
 }
 
 /// Whether this request may read the near copy: without taking the tier's lock while its last
-/// answer stands (`TRUSTED_UNTIL_NS`), else by asking it (which syncs when due).
+/// answer stands (`near_readable`), else by asking it (which syncs when due).
 #[inline]
 fn trusted(cache: &Cache) -> bool {
+    near_readable() || with(|t| t.trusted(cache)).unwrap_or(false)
+}
+
+/// Whether the tier's last answer that this request may read the near copy still stands
+/// (`TRUSTED_UNTIL_NS`): no lock, no call into the tier.
+#[inline(always)]
+pub fn near_readable() -> bool {
     let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
-    if until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until) {
-        return true;
-    }
-    with(|t| t.trusted(cache)).unwrap_or(false)
+    until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until)
+}
+
+/// Counts a near hit that the caller read from the region itself.
+#[inline(always)]
+pub fn count_near_hit() {
+    // A plain load and store: only this process's one thread counts.
+    NEAR_HITS.store(NEAR_HITS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
 /// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
@@ -212,14 +223,18 @@ pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &
     }
     // The near read fills PHP's memory, so it runs with the tier not borrowed.
     if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
-        // A plain load and store: only this process's one thread counts.
-        NEAR_HITS.store(NEAR_HITS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        count_near_hit();
         if kind == crate::tier::ABSENT {
             sink.discard();
             return None;
         }
         return Some(kind);
     }
+    fetch_into_sink(cache, ns, key, sink)
+}
+
+/// A near miss: the value from Redis into `sink` (the near copy is filled on the way).
+pub fn fetch_into_sink<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
     let mut copy = Vec::new();
     let kind = with(|t| t.fetch(cache, ns, key, &mut copy)).flatten()?;
     let buf = sink.buffer(kind, copy.len());
