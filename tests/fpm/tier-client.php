@@ -11,6 +11,7 @@
 //        is stale when a set returned before the read was sent and no delete can explain it.
 //        Prints "reads N stale N failed N writes N stale-values N" (stale-values: the stale
 //        reads that returned a value, not a miss).
+//   php tier-client.php analyze LOG CLIENTS          the same check of the logs of a run
 $docroot = getenv('TIER_SCRIPT') ?: __DIR__ . '/tier.php';
 
 function fcgi_request(string $socket, string $query, float $timeout = 10.0): ?array {
@@ -136,78 +137,143 @@ switch ($argv[1]) {
 			}
 		}
 		while (pcntl_wait($status) > 0);
-		$writes = [];
-		$reads = [];
-		$failed = 0;
-		for ($c = 0; $c < $clients; $c++) {
-			foreach (file("$log.$c", FILE_IGNORE_NEW_LINES) as $line) {
-				[$op, $key, $what, $t0, $t1] = explode(' ', $line);
-				if ($what === 'failed') {
-					$failed++;
-					continue;
-				}
-				if ($op === 'get') {
-					$reads[] = [$key, $what, (float) $t0, (float) $t1];
-				} elseif ($what !== 'refused') {
-					$writes[$key][] = [$what, (float) $t0, (float) $t1];
-				}
-			}
-		}
-		$byValue = [];
-		foreach ($writes as $key => $ws) {
-			foreach ($ws as $w) {
-				if ($w[0] !== 'deleted') {
-					$byValue[$key][$w[0]] = $w;
-				}
-			}
-		}
-		$stale = 0;
-		// Reads of a value (not misses) that were stale: a Redis restarted empty explains
-		// misses, never an old value.
-		$staleValues = 0;
-		foreach ($reads as [$key, $what, $start, $end]) {
-			if ($what === 'miss') {
-				// A miss is stale when a set returned before the read was sent and no delete
-				// could come after that set and before the read (none ended after the set
-				// started and started before the read ended).
-				foreach ($writes[$key] ?? [] as $set) {
-					if ($set[0] === 'deleted' || $set[2] >= $start) {
-						continue;
-					}
-					$justified = false;
-					foreach ($writes[$key] as $d) {
-						if ($d[0] === 'deleted' && $d[2] > $set[1] && $d[1] < $end) {
-							$justified = true;
-							break;
-						}
-					}
-					if (!$justified) {
-						$stale++;
-						fprintf(STDERR, "stale miss of %s at %.6f: %s was written by [%.6f, %.6f]\n", $key, $start, $set[0], $set[1], $set[2]);
-						break;
-					}
-				}
-				continue;
-			}
-			$w = $byValue[$key][$what] ?? null;
-			if ($w === null) {
-				$stale++;
-				$staleValues++;
-				fprintf(STDERR, "read of %s=%s at %.6f: a value nobody wrote\n", $key, $what, $start);
-				continue;
-			}
-			foreach ($writes[$key] as $other) {
-				if ($other[1] > $w[2] && $other[2] < $start) {
-					$stale++;
-					$staleValues++;
-					if ($stale <= 5) {
-						fprintf(STDERR, "stale read of %s=%s at %.6f: written by [%.6f, %.6f], overwritten (%s) by [%.6f, %.6f]\n",
-							$key, $what, $start, $w[1], $w[2], $other[0], $other[1], $other[2]);
-					}
-					break;
-				}
-			}
-		}
-		printf("reads %d stale %d failed %d writes %d stale-values %d\n", count($reads), $stale, $failed, array_sum(array_map('count', $writes)), $staleValues);
+		check_logs($log, $clients);
 		break;
+	case 'analyze':
+		// The check of a run's logs again (scripts/test-tier.sh keeps them with TIER_KEEP=1).
+		check_logs($argv[2], (int) $argv[3]);
+		break;
+}
+
+/**
+ * Checks the logs of a randomized run and prints "reads N stale N failed N writes N
+ * stale-values N". A read of a value is stale when a write of its key started after that
+ * value's write returned and itself returned before the read was sent; a miss is stale when a
+ * set returned before the read was sent and no delete started before the read returned and
+ * returned after that set started. Each read is checked in O(log n) against per-key arrays
+ * sorted by time, so a run of minutes is checked in seconds.
+ */
+function check_logs(string $log, int $clients): void {
+	$writes = [];
+	$reads = [];
+	$failed = 0;
+	for ($c = 0; $c < $clients; $c++) {
+		foreach (file("$log.$c", FILE_IGNORE_NEW_LINES) as $line) {
+			[$op, $key, $what, $t0, $t1] = explode(' ', $line);
+			if ($what === 'failed') {
+				$failed++;
+				continue;
+			}
+			if ($op === 'get') {
+				$reads[] = [$key, $what, (float) $t0, (float) $t1];
+			} elseif ($what !== 'refused') {
+				$writes[$key][] = [$what, (float) $t0, (float) $t1];
+			}
+		}
+	}
+	$byValue = [];
+	// Per key: every write by end time, with the latest-starting one among the first i
+	// (`by_end`); the sets alike; the deletes by start time, with the latest-ending one among
+	// the first i (`by_start`).
+	$all = $sets = $deletes = [];
+	foreach ($writes as $key => $ws) {
+		$setList = $deleteList = [];
+		foreach ($ws as $w) {
+			if ($w[0] === 'deleted') {
+				$deleteList[] = $w;
+			} else {
+				$byValue[$key][$w[0]] = $w;
+				$setList[] = $w;
+			}
+		}
+		$all[$key] = by_end($ws);
+		$sets[$key] = by_end($setList);
+		$deletes[$key] = by_start($deleteList);
+	}
+	$stale = 0;
+	// Reads of a value (not misses) that were stale: a Redis restarted empty explains
+	// misses, never an old value.
+	$staleValues = 0;
+	foreach ($reads as [$key, $what, $start, $end]) {
+		if ($what === 'miss') {
+			// The set that is hardest to explain away is the one that started last among those
+			// that returned before the read was sent: a delete that explains it explains all.
+			$set = latest_before($sets[$key] ?? null, $start);
+			if ($set === null) {
+				continue;
+			}
+			$delete = latest_before($deletes[$key] ?? null, $end);
+			if ($delete !== null && $delete[2] > $set[1]) {
+				continue;
+			}
+			$stale++;
+			if ($stale <= 5) {
+				fprintf(STDERR, "stale miss of %s at %.6f: %s was written by [%.6f, %.6f]\n", $key, $start, $set[0], $set[1], $set[2]);
+			}
+			continue;
+		}
+		$w = $byValue[$key][$what] ?? null;
+		if ($w === null) {
+			$stale++;
+			$staleValues++;
+			fprintf(STDERR, "read of %s=%s at %.6f: a value nobody wrote\n", $key, $what, $start);
+			continue;
+		}
+		$other = latest_before($all[$key], $start);
+		if ($other !== null && $other[1] > $w[2]) {
+			$stale++;
+			$staleValues++;
+			if ($stale <= 5) {
+				fprintf(STDERR, "stale read of %s=%s at %.6f: written by [%.6f, %.6f], overwritten (%s) by [%.6f, %.6f]\n",
+					$key, $what, $start, $w[1], $w[2], $other[0], $other[1], $other[2]);
+			}
+		}
+	}
+	printf("reads %d stale %d failed %d writes %d stale-values %d\n", count($reads), $stale, $failed, array_sum(array_map('count', $writes)), $staleValues);
+}
+
+/** Calls [what, start, end] sorted by end; with each, the one that started last so far. */
+function by_end(array $calls): array {
+	usort($calls, fn($a, $b) => $a[2] <=> $b[2]);
+	return prefix_latest($calls, 2, 1);
+}
+
+/** Calls sorted by start; with each, the one that ended last so far. */
+function by_start(array $calls): array {
+	usort($calls, fn($a, $b) => $a[1] <=> $b[1]);
+	return prefix_latest($calls, 1, 2);
+}
+
+/** [keys sorted by field $sortedBy, for each index the call with the largest field $maxOf so far]. */
+function prefix_latest(array $calls, int $sortedBy, int $maxOf): array {
+	$keys = [];
+	$best = [];
+	$current = null;
+	foreach ($calls as $call) {
+		if ($current === null || $call[$maxOf] > $current[$maxOf]) {
+			$current = $call;
+		}
+		$keys[] = $call[$sortedBy];
+		$best[] = $current;
+	}
+	return [$keys, $best];
+}
+
+/** Among the calls whose sorted field is strictly below $t, the one prefix_latest kept; null if none. */
+function latest_before(?array $index, float $t): ?array {
+	if ($index === null) {
+		return null;
+	}
+	[$keys, $best] = $index;
+	$lo = 0;
+	$hi = count($keys);
+	while ($lo < $hi) {
+		$mid = intdiv($lo + $hi, 2);
+		if ($keys[$mid] < $t) {
+			$lo = $mid + 1;
+		} else {
+			$hi = $mid;
+		}
+	}
+	return $lo === 0 ? null : $best[$lo - 1];
 }
