@@ -1,9 +1,11 @@
 //! Tiered mode against a real redis-server: two regions stand for two servers, each with its own
-//! `Tier` (one per worker). Needs `redis-server` on PATH (scripts/test-tier.sh installs it).
+//! `Tier` (one per worker). The server is `redis-server` on PATH, or the binary
+//! SHMCACHE_TEST_REDIS_SERVER names (scripts/test.sh runs this suite against Debian's Redis 7
+//! and against the Redis 6.0 and Valkey 8.1 that scripts/redis-versions.sh builds).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
@@ -44,12 +46,13 @@ impl Redis {
             Some((address, port)) => (address.clone(), port.to_string()),
             None => ("127.0.0.1".to_string(), "0".to_string()),
         };
-        let child = Command::new("redis-server")
-            .args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
-            .arg(&self.socket)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server on PATH");
+        let mut command = Command::new(server_binary());
+        command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
+        if server_major() >= 7 {
+            // (Before 7.0 DEBUG is always allowed, and the option does not exist.)
+            command.args(["--enable-debug-command", "local"]);
+        }
+        let child = command.arg("--unixsocket").arg(&self.socket).stdout(Stdio::null()).spawn().expect("the Redis server binary");
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
@@ -65,10 +68,9 @@ impl Redis {
         }
     }
 
-    /// One command through redis-cli; its output.
+    /// One command on a connection of its own; its reply as text.
     fn cli(&self, args: &[&str]) -> String {
-        let out = Command::new("redis-cli").arg("-s").arg(&self.socket).args(args).output().expect("redis-cli on PATH");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        command(&self.socket, args)
     }
 
     fn config(&self) -> TierConfig {
@@ -79,6 +81,38 @@ impl Redis {
 impl Drop for Redis {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// The Redis-compatible server binary under test.
+fn server_binary() -> String {
+    std::env::var("SHMCACHE_TEST_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into())
+}
+
+/// Its major version, from `--version` ("Redis server v=6.0.16 ...", "Valkey server v=8.1.1 ...").
+fn server_major() -> u32 {
+    static MAJOR: OnceLock<u32> = OnceLock::new();
+    *MAJOR.get_or_init(|| {
+        let out = Command::new(server_binary()).arg("--version").output().expect("the Redis server binary");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let version = text.split_whitespace().find_map(|w| w.strip_prefix("v=")).unwrap_or_else(|| panic!("no version in {text:?}"));
+        version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("no version in {text:?}"))
+    })
+}
+
+/// One command to the server at `socket` on a connection of its own (no client binary needed,
+/// whatever the server's version); the reply as text, an error as its code and message.
+fn command(socket: &Path, args: &[&str]) -> String {
+    let client = redis::Client::open(format!("redis+unix://{}", socket.display())).unwrap();
+    let mut connection = client.get_connection().expect("a connection to the test server");
+    match redis::cmd(args[0]).arg(&args[1..]).query::<redis::Value>(&mut connection) {
+        Ok(redis::Value::Okay) => "OK".into(),
+        Ok(redis::Value::Int(n)) => n.to_string(),
+        Ok(redis::Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
+        Ok(redis::Value::SimpleString(s)) => s,
+        Ok(redis::Value::Nil) => String::new(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("{} {}", e.code().unwrap_or("ERR"), e.detail().unwrap_or("")),
     }
 }
 
@@ -261,9 +295,7 @@ fn a_connection_survives_a_slow_redis_by_giving_up_within_the_timeout() {
     assert!(request_set(&mut ta, &a, b"post", b"v1"));
     assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
     let socket = redis.socket.clone();
-    let sleeper = std::thread::spawn(move || {
-        Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "2"]).status().unwrap()
-    });
+    let sleeper = std::thread::spawn(move || command(&socket, &["DEBUG", "SLEEP", "2"]));
     std::thread::sleep(Duration::from_millis(400));
     let started = Instant::now();
     assert_eq!(request_get(&mut tb, &b, b"post"), None);
@@ -433,8 +465,15 @@ fn a_near_copy_never_outlives_redis_copy() {
     let slow = TierConfig { test_fill_delay: Duration::from_millis(1100), ..redis.config() };
     let (mut ta, mut tb) = (Tier::new(slow.clone()).unwrap(), Tier::new(slow).unwrap());
     let root = Namespace::root();
-    let redis_expiry_ms = |key: &str| -> u64 { redis.cli(&["PEXPIRETIME", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap() };
-    let now_s = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let now_s = || now_ms() / 1000;
+    // No earlier than the key's expiry in Redis (PEXPIRETIME is Redis 7's: the remaining TTL
+    // counted from before it was asked is a lower bound of it, on this one machine's clock).
+    let redis_expiry_ms = |key: &str| -> u64 {
+        let asked = now_ms();
+        let ttl: u64 = redis.cli(&["PTTL", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap();
+        asked + ttl
+    };
 
     // The writer's own copy.
     ta.begin_request();
@@ -497,9 +536,7 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     assert!(request_set(&mut ta, &a, b"other", b"o1"));
     let sleep_redis = || {
         let socket = redis.socket.clone();
-        let sleeper = std::thread::spawn(move || {
-            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).stdout(Stdio::null()).status().unwrap()
-        });
+        let sleeper = std::thread::spawn(move || command(&socket, &["DEBUG", "SLEEP", "1"]));
         // Until the sleep has begun (then every call waits for it).
         std::thread::sleep(Duration::from_millis(300));
         sleeper
