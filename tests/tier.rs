@@ -629,3 +629,55 @@ fn a_long_request_catches_up_with_other_servers_writes_after_the_resync_interval
     assert_eq!(get(&mut long, &b, &root, b"k").as_deref(), Some(&b"v2"[..]));
     assert_eq!(get(&mut once, &b2, &root, b"k").as_deref(), Some(&b"v1"[..]));
 }
+
+/// A server that falls further behind than the stream is long: the entries after its position
+/// are trimmed away, so it cannot apply them, and it empties its near copy rather than serve
+/// what they invalidated (on every server version: the check is whether the entry at its
+/// position is still in the stream).
+#[test]
+fn a_server_whose_position_was_trimmed_from_the_stream_empties_its_near_copy() {
+    let redis = Redis::start("trimmed");
+    let (a, b) = (region(), region());
+    // A short stream, and no limit on how many entries a sync applies: only the trim can make
+    // B start over.
+    let config = TierConfig { stream_length: 10, max_apply: 1_000_000, ..redis.config() };
+    let (mut ta, mut tb) = (Tier::new(config.clone()).unwrap(), Tier::new(config).unwrap());
+    let root = Namespace::root();
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    let resets = tb.counters.near_flushes;
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    for i in 0..1000 {
+        assert!(ta.store(&a, &root, format!("other{i}").as_bytes(), STRING, b"x", 0, WriteMode::Set));
+    }
+    let length: u64 = redis.cli(&["XLEN", "shmcache:inval"]).parse().unwrap();
+    assert!(length < 1000, "the stream was not trimmed ({length} entries)");
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "an invalidation that was trimmed away was missed");
+    assert_eq!(tb.counters.near_flushes, resets + 1);
+    // From its new position it applies the entries one by one again.
+    assert!(request_set(&mut ta, &a, b"post", b"v3"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]));
+    assert_eq!(tb.counters.near_flushes, resets + 1);
+}
+
+/// The stream removed while the epoch stays (a DEL by hand, or an eviction the memory policy
+/// should not allow):
+/// the entries after a server's position went with it, whether the stream is still gone or a
+/// later write made it again. That server empties its near copy.
+#[test]
+fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
+    let redis = Redis::start("removed");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "the stream is gone");
+
+    assert!(request_set(&mut ta, &a, b"post", b"v3"));
+    assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
+    assert!(request_set(&mut ta, &a, b"other", b"o"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]), "the stream was made again");
+    assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
+}

@@ -451,14 +451,14 @@ impl Tier {
             // script sets one, unless another server's did meanwhile.
             reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
         }
-        let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
+        // `complete`: whether the stream still holds every entry after `applied` (script.lua).
+        let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice() else {
             return Err("unexpected reply to the sync script".into());
         };
         let redis_epoch = epoch_hash(&bulk(redis_epoch).ok_or("no epoch in the sync reply")?);
-        let trimmed = stream_id(trimmed).ok_or("bad stream id")?;
         let last = stream_id(last).ok_or("bad stream id")?;
         // (A new region has no epoch yet: 0, which no hash is.)
-        let fresh = epoch == redis_epoch && trimmed <= applied && entries.len() <= self.config.max_apply;
+        let fresh = epoch == redis_epoch && *complete == 1 && entries.len() <= self.config.max_apply;
         if !fresh {
             // Unknown position, another Redis (a restart that lost the data), missed entries
             // (trimmed) or too many: everything near goes.

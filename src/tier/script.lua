@@ -94,19 +94,27 @@ elseif op == 'generation' then
 elseif op == 'sync' or op == 'init' then
   -- a: a new random epoch; b: this server's applied position. Only 'init' (the writing
   -- script, run when 'sync' found no epoch) sets it, so a Redis out of memory still syncs.
-  if op == 'init' then redis.call('SET', P .. 'epoch', a, 'NX') end
+  -- A new epoch starts the stream with an entry (for "everything", which every server covers
+  -- by the reset the new epoch makes it do): the servers' positions are then the ids of
+  -- entries, never '0-0' in a stream that exists (see below).
+  if op == 'init' and redis.call('SET', P .. 'epoch', a, 'NX') then
+    redis.call('XADD', S, 'MAXLEN', '~', maxlen, '*', 't', 'a')
+  end
   local epoch = redis.call('GET', P .. 'epoch')
   if not epoch then return {false} end
-  if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
-  local info = redis.call('XINFO', 'STREAM', S)
-  local last, trimmed = '0-0', nil
-  for i = 1, #info, 2 do
-    if info[i] == 'last-generated-id' then last = info[i + 1]
-    elseif info[i] == 'max-deleted-entry-id' then trimmed = info[i + 1] end
+  -- b is the id of an entry this server applied (or the stream's last entry at its last
+  -- reset), '0-0' before any. The stream loses entries only to trimming (MAXLEN ~), oldest
+  -- first: while the entry b is still in it, no entry after b is gone. Without it (trimmed,
+  -- or the stream removed and made again) entries after b may be lost, and the server starts
+  -- over (docs/design.md, "A trimmed stream"). '0-0' with no stream at all missed nothing.
+  local entries = redis.call('XRANGE', S, b, '+', 'COUNT', tonumber(ARGV[7]) + 2)
+  local complete = 0
+  if entries[1] and entries[1][1] == b then
+    table.remove(entries, 1)
+    complete = 1
+  elseif b == '0-0' and redis.call('EXISTS', S) == 0 then
+    complete = 1
   end
-  -- Before Redis 7.0 a trimmed stream cannot be told from a complete one.
-  if not trimmed then return redis.error_reply('shmcache: tiered mode needs Redis 7.0 or later') end
-  local entries = redis.call('XRANGE', S, '(' .. b, '+', 'COUNT', tonumber(ARGV[7]) + 1)
-  return {epoch, trimmed, last, entries}
+  return {epoch, complete, last_id(), entries}
 end
 return redis.error_reply('shmcache: unknown tier operation')
