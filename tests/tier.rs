@@ -413,9 +413,10 @@ fn a_panic_inside_the_tier_costs_one_request_not_the_worker() {
     assert_eq!(t.counters.redis_errors, 0);
 }
 
-/// Redis at `maxmemory` under `noeviction` refuses every script that may write, and the sync
-/// and near-miss reads used to be such scripts: every request became untrusted. Now reads go
-/// on (the near copy stays trusted), writes return false, deletes still work.
+/// Redis at `maxmemory` under `noeviction` refuses a script's first write that may grow memory
+/// (Redis 7 refused whole scripts that declared writes, and the sync and near-miss reads used
+/// to be such scripts: every request became untrusted). Reads go on (the near copy stays
+/// trusted), writes return false, deletes still work, on every server version.
 #[test]
 fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     let redis = Redis::start("oom");
@@ -425,6 +426,7 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     for key in [&b"near"[..], b"far", b"gone"] {
         assert!(request_set(&mut ta, &a, key, b"v1"));
     }
+    assert!(ta.store(&a, &root, b"count", ValueKind::INT, &1i64.to_le_bytes(), 0, WriteMode::Set));
     assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]));
     assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]), "OK");
     assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "1"]), "OK");
@@ -436,7 +438,9 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     assert_eq!(get(&mut tb, &b, &root, b"far").as_deref(), Some(&b"v1"[..]), "a near miss reads Redis");
     assert!(!tb.store(&b, &root, b"near", STRING, b"v2", 0, WriteMode::Set));
     assert!(tb.take_warning().unwrap().contains("refused a write"));
-    assert_eq!(tb.incr(&b, &root, b"far", 1), None);
+    let errors = tb.counters.redis_errors;
+    assert_eq!(tb.incr(&b, &root, b"count", 1), None);
+    assert_eq!(tb.counters.redis_errors, errors + 1, "a refused incr is Redis' error, not a missing key");
     // A refused write changed nothing: the request still reads near.
     assert_eq!(get(&mut tb, &b, &root, b"near").as_deref(), Some(&b"v1"[..]));
     assert_eq!(tb.counters.near_hits, hits + 2);
@@ -661,9 +665,8 @@ fn a_server_whose_position_was_trimmed_from_the_stream_empties_its_near_copy() {
 }
 
 /// The stream removed while the epoch stays (a DEL by hand, or an eviction the memory policy
-/// should not allow):
-/// the entries after a server's position went with it, whether the stream is still gone or a
-/// later write made it again. That server empties its near copy.
+/// should not allow): the entries after a server's position went with it, whether the stream
+/// is still gone or a later write made it again. That server empties its near copy.
 #[test]
 fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
     let redis = Redis::start("removed");

@@ -122,7 +122,8 @@ pub struct Tier {
     connection: Option<redis::Connection>,
     /// The process that opened `connection`: a forked child opens its own.
     connection_pid: u32,
-    scripts: Scripts,
+    /// The tier's script (script.lua), the same on every server version.
+    script: Script,
     trust: Trust,
     /// When this request last synced (or tried to), on the coarse monotonic clock.
     synced_at: Duration,
@@ -159,7 +160,7 @@ impl Tier {
             config,
             connection: None,
             connection_pid: 0,
-            scripts: Scripts::new(),
+            script: Script::new(include_str!("script.lua")),
             trust: Trust::Unknown,
             synced_at: Duration::ZERO,
             warning: None,
@@ -570,12 +571,7 @@ impl Tier {
     fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, CallError> {
         let stream_length = self.config.stream_length.to_string();
         self.connection().map_err(CallError::Failed)?;
-        let script = match op {
-            "get" | "generation" | "sync" => &self.scripts.read,
-            "delete" => &self.scripts.delete,
-            _ => &self.scripts.write,
-        };
-        let mut invocation = script.prepare_invoke();
+        let mut invocation = self.script.prepare_invoke();
         invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
         self.counters.round_trips += 1;
         let connection = self.connection.as_mut().expect("opened above");
@@ -583,9 +579,9 @@ impl Tier {
         match result {
             Ok(Value::Array(v)) => Ok(v),
             Ok(other) => Err(CallError::Failed(format!("unexpected reply {other:?}"))),
-            // A script with a first line is refused whole, before it runs, when Redis is out
-            // of memory: nothing happened, and the connection read the whole reply.
-            Err(e) if e.code() == Some("OOM") => Err(CallError::Refused(e.to_string())),
+            // Out of memory, Redis refuses a script's first write only (script.lua): nothing
+            // happened, and the connection read the whole reply.
+            Err(e) if out_of_memory(&e) => Err(CallError::Refused(e.to_string())),
             Err(e) => {
                 // After a timeout the reply may still come: the connection is not reused.
                 self.connection = None;
@@ -687,26 +683,15 @@ impl Tier {
     }
 }
 
-/// The tier's script body under its three first lines (script.lua says which runs what).
-struct Scripts {
-    read: Script,
-    write: Script,
-    delete: Script,
-}
-
-impl Scripts {
-    fn new() -> Scripts {
-        let body = include_str!("script.lua");
-        Scripts {
-            read: Script::new(&format!("#!lua flags=no-writes\n{body}")),
-            write: Script::new(&format!("#!lua\n{body}")),
-            delete: Script::new(&format!("#!lua flags=allow-oom\n{body}")),
-        }
-    }
+/// Whether Redis refused the script's first write for memory (`maxmemory` under `noeviction`).
+/// Redis 7 and Valkey answer with the command's own OOM error; Redis 6 wraps it in a script
+/// error ("ERR Error running script ... OOM command not allowed ...").
+fn out_of_memory(e: &redis::RedisError) -> bool {
+    e.code() == Some("OOM") || e.to_string().contains("OOM command not allowed")
 }
 
 enum CallError {
-    /// Redis refused to run the script (out of memory).
+    /// Redis refused the script's first write (out of memory): nothing changed.
     Refused(String),
     Failed(String),
 }
