@@ -79,7 +79,8 @@ build() {
   echo "$name $("$dest/$binary" --version | sed -n 's/.* v=\([^ ]*\).*/\1/p') $dest/$binary"
 }
 
-apt_need curl xz-utils gpgv debian-archive-keyring make gcc pkg-config
+# (apt_need logs to stderr; stdout is only the lines above.)
+apt_need curl xz-utils gpgv debian-archive-keyring make gcc libc6-dev pkg-config >&2
 [ $# -gt 0 ] || set -- redis6 valkey8
 for which in "$@"; do
   case $which in
