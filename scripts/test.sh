@@ -31,6 +31,32 @@ if ! grep -q '^test result:' "$cargo_log"; then
   failed=$((failed + 1))
 fi
 
+# tests/tier.rs again against the other servers tiered mode supports: Redis 6.0 (Debian 11,
+# Ubuntu 22.04) and Valkey 8.1 (Debian 13), built from Debian's source packages (kept in
+# target/redis-versions/). Each run's tests count on their own, so a failure on one server shows.
+servers_log=$(mktemp)
+if ! bash "$ROOT/scripts/redis-versions.sh" redis6 valkey8 >"$servers_log"; then
+  echo "scripts/redis-versions.sh could not build the servers to test tiered mode against" >&2
+  failed=$((failed + 1))
+  status=1
+fi
+while read -r name version binary; do
+  log "tests/tier.rs against $name $version"
+  tier_log=$(mktemp)
+  if ! (cd "$ROOT" && SHMCACHE_TEST_REDIS_SERVER="$binary" cargo test --release --no-default-features --target-dir target/engine \
+    --test tier 2>&1 | tee "$tier_log"); then
+    status=1
+  fi
+  if result=$(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$tier_log" | head -n 1) && [ -n "$result" ]; then
+    read -r p f <<<"$result"
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "tests/tier.rs against $name $version: $p passed, $f failed"
+  else
+    echo "tests/tier.rs against $name $version produced no result" >&2
+    failed=$((failed + 1))
+  fi
+done <"$servers_log"
+
 # APCu, for the test of shmcache.apcu_compat refusing to start beside it (201-apcu-startup,
 # which loads it explicitly). Installing Debian's package enables it everywhere, where it would
 # take the apcu_* names from the apcu_compat tests (and change what FPM runs in the other

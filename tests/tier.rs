@@ -1,9 +1,11 @@
 //! Tiered mode against a real redis-server: two regions stand for two servers, each with its own
-//! `Tier` (one per worker). Needs `redis-server` on PATH (scripts/test-tier.sh installs it).
+//! `Tier` (one per worker). The server is `redis-server` on PATH, or the binary
+//! SHMCACHE_TEST_REDIS_SERVER names (scripts/test.sh runs this suite against Debian's Redis 7
+//! and against the Redis 6.0 and Valkey 8.1 that scripts/redis-versions.sh builds).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
@@ -44,12 +46,13 @@ impl Redis {
             Some((address, port)) => (address.clone(), port.to_string()),
             None => ("127.0.0.1".to_string(), "0".to_string()),
         };
-        let child = Command::new("redis-server")
-            .args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no", "--enable-debug-command", "local", "--unixsocket"])
-            .arg(&self.socket)
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server on PATH");
+        let mut command = Command::new(server_binary());
+        command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
+        if server_major() >= 7 {
+            // (Before 7.0 DEBUG is always allowed, and the option does not exist.)
+            command.args(["--enable-debug-command", "local"]);
+        }
+        let child = command.arg("--unixsocket").arg(&self.socket).stdout(Stdio::null()).spawn().expect("the Redis server binary");
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
@@ -65,10 +68,9 @@ impl Redis {
         }
     }
 
-    /// One command through redis-cli; its output.
+    /// One command on a connection of its own; its reply as text.
     fn cli(&self, args: &[&str]) -> String {
-        let out = Command::new("redis-cli").arg("-s").arg(&self.socket).args(args).output().expect("redis-cli on PATH");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        command(&self.socket, args)
     }
 
     fn config(&self) -> TierConfig {
@@ -79,6 +81,38 @@ impl Redis {
 impl Drop for Redis {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// The Redis-compatible server binary under test.
+fn server_binary() -> String {
+    std::env::var("SHMCACHE_TEST_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into())
+}
+
+/// Its major version, from `--version` ("Redis server v=6.0.16 ...", "Valkey server v=8.1.1 ...").
+fn server_major() -> u32 {
+    static MAJOR: OnceLock<u32> = OnceLock::new();
+    *MAJOR.get_or_init(|| {
+        let out = Command::new(server_binary()).arg("--version").output().expect("the Redis server binary");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let version = text.split_whitespace().find_map(|w| w.strip_prefix("v=")).unwrap_or_else(|| panic!("no version in {text:?}"));
+        version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("no version in {text:?}"))
+    })
+}
+
+/// One command to the server at `socket` on a connection of its own (no client binary needed,
+/// whatever the server's version); the reply as text, an error as its code and message.
+fn command(socket: &Path, args: &[&str]) -> String {
+    let client = redis::Client::open(format!("redis+unix://{}", socket.display())).unwrap();
+    let mut connection = client.get_connection().expect("a connection to the test server");
+    match redis::cmd(args[0]).arg(&args[1..]).query::<redis::Value>(&mut connection) {
+        Ok(redis::Value::Okay) => "OK".into(),
+        Ok(redis::Value::Int(n)) => n.to_string(),
+        Ok(redis::Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
+        Ok(redis::Value::SimpleString(s)) => s,
+        Ok(redis::Value::Nil) => String::new(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("{} {}", e.code().unwrap_or("ERR"), e.detail().unwrap_or("")),
     }
 }
 
@@ -261,9 +295,7 @@ fn a_connection_survives_a_slow_redis_by_giving_up_within_the_timeout() {
     assert!(request_set(&mut ta, &a, b"post", b"v1"));
     assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
     let socket = redis.socket.clone();
-    let sleeper = std::thread::spawn(move || {
-        Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "2"]).status().unwrap()
-    });
+    let sleeper = std::thread::spawn(move || command(&socket, &["DEBUG", "SLEEP", "2"]));
     std::thread::sleep(Duration::from_millis(400));
     let started = Instant::now();
     assert_eq!(request_get(&mut tb, &b, b"post"), None);
@@ -381,9 +413,10 @@ fn a_panic_inside_the_tier_costs_one_request_not_the_worker() {
     assert_eq!(t.counters.redis_errors, 0);
 }
 
-/// Redis at `maxmemory` under `noeviction` refuses every script that may write, and the sync
-/// and near-miss reads used to be such scripts: every request became untrusted. Now reads go
-/// on (the near copy stays trusted), writes return false, deletes still work.
+/// Redis at `maxmemory` under `noeviction` refuses a script's first write that may grow memory
+/// (Redis 7 refused whole scripts that declared writes, and the sync and near-miss reads used
+/// to be such scripts: every request became untrusted). Reads go on (the near copy stays
+/// trusted), writes return false, deletes still work, on every server version.
 #[test]
 fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     let redis = Redis::start("oom");
@@ -393,6 +426,7 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     for key in [&b"near"[..], b"far", b"gone"] {
         assert!(request_set(&mut ta, &a, key, b"v1"));
     }
+    assert!(ta.store(&a, &root, b"count", ValueKind::INT, &1i64.to_le_bytes(), 0, WriteMode::Set));
     assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]));
     assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]), "OK");
     assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "1"]), "OK");
@@ -404,7 +438,9 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     assert_eq!(get(&mut tb, &b, &root, b"far").as_deref(), Some(&b"v1"[..]), "a near miss reads Redis");
     assert!(!tb.store(&b, &root, b"near", STRING, b"v2", 0, WriteMode::Set));
     assert!(tb.take_warning().unwrap().contains("refused a write"));
-    assert_eq!(tb.incr(&b, &root, b"far", 1), None);
+    let errors = tb.counters.redis_errors;
+    assert_eq!(tb.incr(&b, &root, b"count", 1), None);
+    assert_eq!(tb.counters.redis_errors, errors + 1, "a refused incr is Redis' error, not a missing key");
     // A refused write changed nothing: the request still reads near.
     assert_eq!(get(&mut tb, &b, &root, b"near").as_deref(), Some(&b"v1"[..]));
     assert_eq!(tb.counters.near_hits, hits + 2);
@@ -433,8 +469,15 @@ fn a_near_copy_never_outlives_redis_copy() {
     let slow = TierConfig { test_fill_delay: Duration::from_millis(1100), ..redis.config() };
     let (mut ta, mut tb) = (Tier::new(slow.clone()).unwrap(), Tier::new(slow).unwrap());
     let root = Namespace::root();
-    let redis_expiry_ms = |key: &str| -> u64 { redis.cli(&["PEXPIRETIME", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap() };
-    let now_s = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let now_s = || now_ms() / 1000;
+    // No earlier than the key's expiry in Redis (PEXPIRETIME is Redis 7's: the remaining TTL
+    // counted from before it was asked is a lower bound of it, on this one machine's clock).
+    let redis_expiry_ms = |key: &str| -> u64 {
+        let asked = now_ms();
+        let ttl: u64 = redis.cli(&["PTTL", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap();
+        asked + ttl
+    };
 
     // The writer's own copy.
     ta.begin_request();
@@ -497,9 +540,7 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     assert!(request_set(&mut ta, &a, b"other", b"o1"));
     let sleep_redis = || {
         let socket = redis.socket.clone();
-        let sleeper = std::thread::spawn(move || {
-            Command::new("redis-cli").arg("-s").arg(&socket).args(["DEBUG", "SLEEP", "1"]).stdout(Stdio::null()).status().unwrap()
-        });
+        let sleeper = std::thread::spawn(move || command(&socket, &["DEBUG", "SLEEP", "1"]));
         // Until the sleep has begun (then every call waits for it).
         std::thread::sleep(Duration::from_millis(300));
         sleeper
@@ -655,4 +696,54 @@ fn a_write_whose_writer_died_before_updating_its_servers_copy_is_applied_there()
     assert!(matches!(reply, redis::Value::Array(ref v) if v.first() == Some(&redis::Value::Int(1))), "{reply:?}");
 
     assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"v2"[..]));
+
+/// A server that falls further behind than the stream is long: the entries after its position
+/// are trimmed away, so it cannot apply them, and it empties its near copy rather than serve
+/// what they invalidated (on every server version: the check is whether the entry at its
+/// position is still in the stream).
+#[test]
+fn a_server_whose_position_was_trimmed_from_the_stream_empties_its_near_copy() {
+    let redis = Redis::start("trimmed");
+    let (a, b) = (region(), region());
+    // A short stream, and no limit on how many entries a sync applies: only the trim can make
+    // B start over.
+    let config = TierConfig { stream_length: 10, max_apply: 1_000_000, ..redis.config() };
+    let (mut ta, mut tb) = (Tier::new(config.clone()).unwrap(), Tier::new(config).unwrap());
+    let root = Namespace::root();
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    let resets = tb.counters.near_flushes;
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    for i in 0..1000 {
+        assert!(ta.store(&a, &root, format!("other{i}").as_bytes(), STRING, b"x", 0, WriteMode::Set));
+    }
+    let length: u64 = redis.cli(&["XLEN", "shmcache:inval"]).parse().unwrap();
+    assert!(length < 1000, "the stream was not trimmed ({length} entries)");
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "an invalidation that was trimmed away was missed");
+    assert_eq!(tb.counters.near_flushes, resets + 1);
+    // From its new position it applies the entries one by one again.
+    assert!(request_set(&mut ta, &a, b"post", b"v3"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]));
+    assert_eq!(tb.counters.near_flushes, resets + 1);
+}
+
+/// The stream removed while the epoch stays (a DEL by hand, or an eviction the memory policy
+/// should not allow): the entries after a server's position went with it, whether the stream
+/// is still gone or a later write made it again. That server empties its near copy.
+#[test]
+fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
+    let redis = Redis::start("removed");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"post", b"v1"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut ta, &a, b"post", b"v2"));
+    assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "the stream is gone");
+
+    assert!(request_set(&mut ta, &a, b"post", b"v3"));
+    assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
+    assert!(request_set(&mut ta, &a, b"other", b"o"));
+    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]), "the stream was made again");
+    assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
 }

@@ -129,7 +129,8 @@ pub struct Tier {
     connection: Option<redis::Connection>,
     /// The process that opened `connection`: a forked child opens its own.
     connection_pid: u32,
-    scripts: Scripts,
+    /// The tier's script (script.lua), the same on every server version.
+    script: Script,
     trust: Trust,
     /// When this request last synced (or tried to), on the coarse monotonic clock.
     synced_at: Duration,
@@ -166,7 +167,7 @@ impl Tier {
             config,
             connection: None,
             connection_pid: 0,
-            scripts: Scripts::new(),
+            script: Script::new(include_str!("script.lua")),
             trust: Trust::Unknown,
             synced_at: Duration::ZERO,
             warning: None,
@@ -460,14 +461,14 @@ impl Tier {
             // script sets one, unless another server's did meanwhile.
             reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
         }
-        let [redis_epoch, trimmed, last, Value::Array(entries)] = reply.as_slice() else {
+        // `complete`: whether the stream still holds every entry after `applied` (script.lua).
+        let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice() else {
             return Err("unexpected reply to the sync script".into());
         };
         let redis_epoch = epoch_hash(&bulk(redis_epoch).ok_or("no epoch in the sync reply")?);
-        let trimmed = stream_id(trimmed).ok_or("bad stream id")?;
         let last = stream_id(last).ok_or("bad stream id")?;
         // (A new region has no epoch yet: 0, which no hash is.)
-        let fresh = epoch == redis_epoch && trimmed <= applied && entries.len() <= self.config.max_apply;
+        let fresh = epoch == redis_epoch && *complete == 1 && entries.len() <= self.config.max_apply;
         if !fresh {
             // Unknown position, another Redis (a restart that lost the data), missed entries
             // (trimmed) or too many: everything near goes.
@@ -580,12 +581,7 @@ impl Tier {
     fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, CallError> {
         let stream_length = self.config.stream_length.to_string();
         self.connection().map_err(CallError::Failed)?;
-        let script = match op {
-            "get" | "generation" | "sync" => &self.scripts.read,
-            "delete" => &self.scripts.delete,
-            _ => &self.scripts.write,
-        };
-        let mut invocation = script.prepare_invoke();
+        let mut invocation = self.script.prepare_invoke();
         invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
         self.counters.round_trips += 1;
         let connection = self.connection.as_mut().expect("opened above");
@@ -593,9 +589,9 @@ impl Tier {
         match result {
             Ok(Value::Array(v)) => Ok(v),
             Ok(other) => Err(CallError::Failed(format!("unexpected reply {other:?}"))),
-            // A script with a first line is refused whole, before it runs, when Redis is out
-            // of memory: nothing happened, and the connection read the whole reply.
-            Err(e) if e.code() == Some("OOM") => Err(CallError::Refused(e.to_string())),
+            // Out of memory, Redis refuses a script's first write only (script.lua): nothing
+            // happened, and the connection read the whole reply.
+            Err(e) if out_of_memory(&e) => Err(CallError::Refused(e.to_string())),
             Err(e) => {
                 // After a timeout the reply may still come: the connection is not reused.
                 self.connection = None;
@@ -697,26 +693,15 @@ impl Tier {
     }
 }
 
-/// The tier's script body under its three first lines (script.lua says which runs what).
-struct Scripts {
-    read: Script,
-    write: Script,
-    delete: Script,
-}
-
-impl Scripts {
-    fn new() -> Scripts {
-        let body = include_str!("script.lua");
-        Scripts {
-            read: Script::new(&format!("#!lua flags=no-writes\n{body}")),
-            write: Script::new(&format!("#!lua\n{body}")),
-            delete: Script::new(&format!("#!lua flags=allow-oom\n{body}")),
-        }
-    }
+/// Whether Redis refused the script's first write for memory (`maxmemory` under `noeviction`).
+/// Redis 7 and Valkey answer with the command's own OOM error; Redis 6 wraps it in a script
+/// error ("ERR Error running script ... OOM command not allowed ...").
+fn out_of_memory(e: &redis::RedisError) -> bool {
+    e.code() == Some("OOM") || e.to_string().contains("OOM command not allowed")
 }
 
 enum CallError {
-    /// Redis refused to run the script (out of memory).
+    /// Redis refused the script's first write (out of memory): nothing changed.
     Refused(String),
     Failed(String),
 }

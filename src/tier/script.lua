@@ -1,10 +1,13 @@
 -- Every operation of the tier in one script body, so each is one round trip and atomic in Redis.
 -- KEYS[1]: the prefix. ARGV: op, namespace, key, a, b, stream length, apply limit.
--- The body runs under three first lines (src/tier/mod.rs): `no-writes` for the reading
--- operations (get, generation, sync), which Redis then runs at `maxmemory` under
--- `noeviction` too; `allow-oom` for delete (it frees memory, and its invalidation must be
--- published with it); none for the other writes, which Redis refuses whole, before they run,
--- when it is out of memory.
+-- No `#!lua` first line (Redis 7's flags): the script runs on Redis 6.0 and later and on
+-- Valkey, and behaves the same on all of them at `maxmemory` under `noeviction`. Redis then
+-- refuses a command that may grow memory only when it is the script's first write (a later
+-- one must run, or the script would stop halfway). So the reading operations (get,
+-- generation, sync) run; set, add, replace, incr, cas, flush and init fail at their first
+-- write, before anything changed (an OOM error: src/tier/mod.rs returns false for them and
+-- keeps the request's trust); delete's DEL comes first (a write that frees memory), so its
+-- invalidation is published with it.
 -- A data key carries the generation of everything ('' in the hash) and of its namespace, so a
 -- flush is one HINCRBY; the keys it retires stay until their TTL or Redis' eviction.
 local P = KEYS[1]
@@ -55,6 +58,8 @@ elseif op == 'incr' then
   local ok, err = pcall(redis.call, 'INCRBY', k, a)
   if not ok then
     local message = type(err) == 'table' and err.err or tostring(err)
+    -- Out of memory: this was the first write, nothing changed.
+    if string.find(message, 'OOM', 1, true) then return redis.error_reply(message) end
     if not string.find(message, 'overflow', 1, true) then return {false, false} end
     -- Past 2^63 the local engine wraps around (two's complement), and so does this, exactly:
     -- Lua's numbers are doubles, so Redis' own 64-bit arithmetic does it, on the key itself
@@ -92,21 +97,29 @@ elseif op == 'generation' then
   if ns == '' then v = g[1] or '0' end
   return {v, last_id()}
 elseif op == 'sync' or op == 'init' then
-  -- a: a new random epoch; b: this server's applied position. Only 'init' (the writing
-  -- script, run when 'sync' found no epoch) sets it, so a Redis out of memory still syncs.
-  if op == 'init' then redis.call('SET', P .. 'epoch', a, 'NX') end
+  -- a: a new random epoch; b: this server's applied position. Only 'init' (run when 'sync'
+  -- found no epoch) sets it: 'sync' writes nothing, so a Redis out of memory still syncs.
+  -- A new epoch starts the stream with an entry (for "everything", which every server covers
+  -- by the reset the new epoch makes it do): the servers' positions are then the ids of
+  -- entries, never '0-0' in a stream that exists (see below).
+  if op == 'init' and redis.call('SET', P .. 'epoch', a, 'NX') then
+    redis.call('XADD', S, 'MAXLEN', '~', maxlen, '*', 't', 'a')
+  end
   local epoch = redis.call('GET', P .. 'epoch')
   if not epoch then return {false} end
-  if redis.call('EXISTS', S) == 0 then return {epoch, '0-0', '0-0', {}} end
-  local info = redis.call('XINFO', 'STREAM', S)
-  local last, trimmed = '0-0', nil
-  for i = 1, #info, 2 do
-    if info[i] == 'last-generated-id' then last = info[i + 1]
-    elseif info[i] == 'max-deleted-entry-id' then trimmed = info[i + 1] end
+  -- b is the id of an entry this server applied (or the stream's last entry at its last
+  -- reset), '0-0' before any. The stream loses entries only to trimming (MAXLEN ~), oldest
+  -- first: while the entry b is still in it, no entry after b is gone. Without it (trimmed,
+  -- or the stream removed and made again) entries after b may be lost, and the server starts
+  -- over (docs/design.md, "A trimmed stream"). '0-0' with no stream at all missed nothing.
+  local entries = redis.call('XRANGE', S, b, '+', 'COUNT', tonumber(ARGV[7]) + 2)
+  local complete = 0
+  if entries[1] and entries[1][1] == b then
+    table.remove(entries, 1)
+    complete = 1
+  elseif b == '0-0' and redis.call('EXISTS', S) == 0 then
+    complete = 1
   end
-  -- Before Redis 7.0 a trimmed stream cannot be told from a complete one.
-  if not trimmed then return redis.error_reply('shmcache: tiered mode needs Redis 7.0 or later') end
-  local entries = redis.call('XRANGE', S, '(' .. b, '+', 'COUNT', tonumber(ARGV[7]) + 1)
-  return {epoch, trimmed, last, entries}
+  return {epoch, complete, last_id(), entries}
 end
 return redis.error_reply('shmcache: unknown tier operation')
