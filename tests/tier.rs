@@ -696,6 +696,7 @@ fn a_write_whose_writer_died_before_updating_its_servers_copy_is_applied_there()
     assert!(matches!(reply, redis::Value::Array(ref v) if v.first() == Some(&redis::Value::Int(1))), "{reply:?}");
 
     assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"v2"[..]));
+}
 
 /// A server that falls further behind than the stream is long: the entries after its position
 /// are trimmed away, so it cannot apply them, and it empties its near copy rather than serve
