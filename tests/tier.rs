@@ -748,3 +748,67 @@ fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
     assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]), "the stream was made again");
     assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
 }
+
+/// The stream ids of the last `n` entries, newest first.
+fn last_ids(redis: &Redis, n: usize) -> Vec<String> {
+    let mut connection = redis::Client::open(format!("redis+unix://{}", redis.socket.display())).unwrap().get_connection().unwrap();
+    let reply: redis::Value = redis::cmd("XREVRANGE").arg("shmcache:inval").arg("+").arg("-").arg("COUNT").arg(n).query(&mut connection).unwrap();
+    let redis::Value::Array(entries) = reply else { panic!("{reply:?}") };
+    entries
+        .iter()
+        .map(|e| match e {
+            redis::Value::Array(parts) => match &parts[0] {
+                redis::Value::BulkString(id) => String::from_utf8(id.clone()).unwrap(),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// A Redis whose clock went back keeps counting ids within its last millisecond; past 65,535
+/// of them, ids no longer fit the tier's positions one to one. A writer's note for one of them
+/// must not make its server skip another server's invalidation at an id that packs the same.
+#[test]
+fn ids_past_65535_in_one_millisecond_never_skip_another_servers_invalidation() {
+    let redis = Redis::start("seq-overflow");
+    let (a, b) = (region(), region());
+    let (mut writer, mut reader, mut tb) = (tier(&redis), tier(&redis), tier(&redis));
+    assert!(request_set(&mut tb, &b, b"k2", b"v1"));
+    assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v1"[..]));
+    // Redis' last id one hour ahead, at sequence 65,534: the next ids are <ms>-65535, -65536...
+    let ahead = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64 + 3_600_000;
+    let id = format!("{ahead}-65534");
+    assert_eq!(redis.cli(&["XADD", "shmcache:inval", &id, "t", "k", "n", "", "k", "unrelated"]), id);
+    writer.begin_request();
+    assert!(get(&mut writer, &a, &Namespace::root(), b"unrelated").is_none());
+    assert!(request_set(&mut tb, &b, b"k2", b"v2"));
+    // The writer, in the request it began before B's write: its entry comes right after B's.
+    assert!(writer.store(&a, &Namespace::root(), b"k1", STRING, b"x", 0, WriteMode::Set));
+    let ids = last_ids(&redis, 2);
+    assert_eq!(ids, [format!("{ahead}-65536"), format!("{ahead}-65535")]);
+    assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v2"[..]));
+    assert_eq!(request_get(&mut reader, &a, b"k1").as_deref(), Some(&b"x"[..]));
+}
+
+/// A note answers for its own key only: a stream that lost an entry (a failover to a replica
+/// that had not received it) and gave its id to another key's write must not have that write
+/// skipped by the note.
+#[test]
+fn a_note_never_skips_another_keys_entry_at_the_same_id() {
+    let redis = Redis::start("note-target");
+    let (a, b) = (region(), region());
+    let (mut writer, mut reader, mut tb) = (tier(&redis), tier(&redis), tier(&redis));
+    assert!(request_set(&mut tb, &b, b"k2", b"v1"));
+    assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v1"[..]));
+    assert!(request_set(&mut writer, &a, b"k1", b"x"));
+    // The new stream: the entry A last applied, then the writer's id for a write of k2 whose
+    // value Redis now holds.
+    let ids = last_ids(&redis, 2);
+    let (writers, applied) = (&ids[0], &ids[1]);
+    assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
+    assert_eq!(redis.cli(&["XADD", "shmcache:inval", applied, "t", "k", "n", "", "k", "k2"]), *applied);
+    assert_eq!(redis.cli(&["XADD", "shmcache:inval", writers, "t", "k", "n", "", "k", "k2"]), *writers);
+    assert_eq!(redis.cli(&["SET", "shmcache:d:0:0:0:k2", "\u{6}v2"]), "OK");
+    assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v2"[..]));
+}

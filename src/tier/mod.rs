@@ -416,8 +416,9 @@ impl Tier {
             raise(cache, CLAIMED, id);
             fence(Ordering::SeqCst);
             cache.flush_namespace(ns);
-            let _ = cache.delete(&reserved(), &generation_key(ns));
-            note_done(cache, id);
+            if cache.delete(&reserved(), &generation_key(ns)).is_ok() {
+                note_done(cache, id, &namespace_tag(ns.name()));
+            }
         }
         true
     }
@@ -527,7 +528,9 @@ impl Tier {
     /// Inserts a value read from Redis (or just written to it) that is current as of stream
     /// position `q`, unless an invalidation after `q` may already have been applied here.
     /// `expires_at`: Unix seconds, 0 = never.
-    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) {
+    /// True when the key's near copy is now the value or nothing (false only when the engine
+    /// could neither publish nor delete: an older copy may still be there).
+    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
         let mut stale = false;
         let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
@@ -541,12 +544,10 @@ impl Tier {
             stale = fill_is_stale(cache, q);
             !stale
         });
-        if stored.is_err() {
-            let _ = cache.delete(ns, key);
-        }
         if stale {
             self.counters.stale_fills_dropped += 1;
         }
+        stored.is_ok() || cache.delete(ns, key).is_ok()
     }
 
     /// After a local write that Redis gave stream id `id`: a concurrent fill of an older value
@@ -555,13 +556,13 @@ impl Tier {
     fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
         raise(cache, CLAIMED, id);
         fence(Ordering::SeqCst);
-        match fill {
+        let up_to_date = match fill {
             Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
-            None => {
-                let _ = cache.delete(ns, key);
-            }
+            None => cache.delete(ns, key).is_ok(),
+        };
+        if up_to_date {
+            note_done(cache, id, &key_tag(ns.name(), key));
         }
-        note_done(cache, id);
     }
 
     fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
@@ -716,7 +717,12 @@ impl From<CallError> for String {
 
 fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
     for e in entries {
-        if take_done(cache, e.id) {
+        let noted = match &e.target {
+            Target::Key(ns, key) => take_done(cache, e.id, &key_tag(ns, key)),
+            Target::Namespace(ns) => take_done(cache, e.id, &namespace_tag(ns)),
+            Target::All => false,
+        };
+        if noted {
             continue;
         }
         match &e.target {
@@ -804,31 +810,59 @@ fn reserved() -> Namespace {
     Namespace::new(RESERVED_NS).expect("short")
 }
 
-fn done_key(id: u64) -> Vec<u8> {
-    [DONE_PREFIX, &id.to_le_bytes()].concat()
+/// The note of entry `id` for `target` (`key_tag` or `namespace_tag`): a note answers for one
+/// entry of one key or namespace only, so an entry with the same id for another target (a
+/// stream that lost entries in a failover and gave their ids again) is never skipped by it.
+fn done_key(id: u64, target: &[u8; 8]) -> Vec<u8> {
+    [DONE_PREFIX, &id.to_le_bytes(), target].concat()
+}
+
+fn key_tag(ns: &[u8], key: &[u8]) -> [u8; 8] {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(b"k");
+    h.update(&(ns.len() as u64).to_le_bytes());
+    h.update(ns);
+    h.update(key);
+    h.digest().to_le_bytes()
+}
+
+fn namespace_tag(ns: &[u8]) -> [u8; 8] {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(b"n");
+    h.update(ns);
+    h.digest().to_le_bytes()
 }
 
 /// Notes, once this server's near copy reflects the write with stream entry `id` (see
-/// `DONE_PREFIX`). Only then: a writer that dies before it leaves no note, and its entry is
-/// applied as anyone else's. Why skipping is sound: `claimed` reached `id` before the writer
-/// touched its copy, so no fill of an older value can be published after it.
-fn note_done(cache: &Cache, id: u64) {
-    let _ = cache.set(&reserved(), &done_key(id), ValueKind::INT, &0i64.to_le_bytes(), DONE_TTL);
+/// `DONE_PREFIX`). Only then: a writer that dies before it, or whose own update of the copy
+/// failed, leaves no note, and its entry is applied as anyone else's. Why skipping is sound:
+/// `claimed` reached `id` before the writer touched its copy, so no fill of an older value can
+/// be published after it. An id that does not name one entry exactly (`is_exact`) gets none.
+fn note_done(cache: &Cache, id: u64, target: &[u8; 8]) {
+    if is_exact(id) {
+        let _ = cache.set(&reserved(), &done_key(id, target), ValueKind::INT, &0i64.to_le_bytes(), DONE_TTL);
+    }
 }
 
-/// Whether this server's own writer noted entry `id` done; the note goes either way (one
-/// applier skips, others racing it just delete again).
-fn take_done(cache: &Cache, id: u64) -> bool {
-    matches!(cache.delete(&reserved(), &done_key(id)), Ok(true))
+/// Whether this server's own writer noted entry `id` of `target` done; the note goes either way
+/// (one applier skips, others racing it just delete again).
+fn take_done(cache: &Cache, id: u64, target: &[u8; 8]) -> bool {
+    is_exact(id) && matches!(cache.delete(&reserved(), &done_key(id, target)), Ok(true))
 }
 
 fn generation_key(ns: &Namespace) -> Vec<u8> {
     [GENERATION_PREFIX, ns.name()].concat()
 }
 
-/// True when an invalidation newer than `q` may have been applied.
+/// True when an invalidation newer than `q` may have been applied. A `q` that is not exact
+/// (`is_exact`) stands for several entries, any of which an applier may have claimed.
 fn fill_is_stale(cache: &Cache, q: u64) -> bool {
-    word(cache, CLAIMED).load(Ordering::SeqCst) > q
+    let claimed = word(cache, CLAIMED).load(Ordering::SeqCst);
+    if is_exact(q) {
+        claimed > q
+    } else {
+        claimed >= q
+    }
 }
 
 /// The coarse monotonic clock (the kernel's tick, a few ms: enough for `resync_interval`, and
@@ -863,14 +897,24 @@ fn raise(cache: &Cache, which: usize, to: u64) {
     word(cache, which).fetch_max(to, Ordering::SeqCst);
 }
 
-/// Stream ids (`ms-seq`) as one ordered integer.
+/// Stream ids (`ms-seq`) as one ordered integer. A sequence number past what fits (a Redis whose
+/// clock went back keeps counting in its last millisecond) is stored as the largest: such ids
+/// keep their order against all others but not among themselves (`is_exact`).
 const SEQ_BITS: u32 = 16;
+const SEQ_MAX: u64 = (1 << SEQ_BITS) - 1;
+
+/// Whether a packed id stands for one stream entry only (its sequence number was not cut to
+/// `SEQ_MAX`). The others are handled conservatively: fills at them lose to a claim of them,
+/// and writes at them leave no note.
+fn is_exact(id: u64) -> bool {
+    id & SEQ_MAX != SEQ_MAX
+}
 
 fn parse_id(s: &[u8]) -> Option<u64> {
     let s = std::str::from_utf8(s).ok()?;
     let (ms, seq) = s.split_once('-')?;
     let (ms, seq): (u64, u64) = (ms.parse().ok()?, seq.parse().ok()?);
-    Some((ms << SEQ_BITS) | seq.min((1 << SEQ_BITS) - 1))
+    Some((ms << SEQ_BITS) | seq.min(SEQ_MAX))
 }
 
 fn format_id(id: u64) -> String {
@@ -991,6 +1035,19 @@ mod tests {
         raise(&cache, CLAIMED, 5);
         assert!(fill_is_stale(&cache, 7), "a fill older than an applied invalidation must lose");
         assert!(!fill_is_stale(&cache, 10));
+    }
+
+    #[test]
+    fn a_fill_at_an_id_past_the_sequence_limit_loses_to_a_claim_of_the_same_packed_id() {
+        let config = crate::engine::Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 };
+        let cache = Cache::create(&config).unwrap();
+        let cut = parse_id(b"1700000000000-65535").unwrap();
+        assert_eq!(parse_id(b"1700000000000-70000"), Some(cut), "both cut to the same position");
+        assert!(!is_exact(cut) && is_exact(parse_id(b"1700000000000-65534").unwrap()));
+        // An applier claimed 1700000000000-70000; a fill read at 1700000000000-65535 is older.
+        raise(&cache, CLAIMED, cut);
+        assert!(fill_is_stale(&cache, cut));
+        assert!(!fill_is_stale(&cache, parse_id(b"1700000000001-0").unwrap()));
     }
 
     #[test]
