@@ -124,7 +124,7 @@ switch ($step) {
         break;
     case 'sf-ttl-save':
         $pool = symfony_pool('ttl');
-        $saved = $pool->save($pool->getItem('short')->set('s')->expiresAfter(1));
+        $saved = $pool->save($pool->getItem('short')->set('s')->expiresAfter(5));
         $saved = $saved && $pool->save($pool->getItem('long')->set('l')->expiresAfter(3600));
         echo $saved ? 'saved' : 'not saved', "\n";
         break;
