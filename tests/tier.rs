@@ -102,9 +102,13 @@ fn server_major() -> u32 {
 
 /// One command to the server at `socket` on a connection of its own (no client binary needed,
 /// whatever the server's version); the reply as text, an error as its code and message.
-fn command(socket: &Path, args: &[&str]) -> String {
+fn connect(socket: &Path) -> redis::Connection {
     let client = redis::Client::open(format!("redis+unix://{}", socket.display())).unwrap();
-    let mut connection = client.get_connection().expect("a connection to the test server");
+    client.get_connection().expect("a connection to the test server")
+}
+
+fn command(socket: &Path, args: &[&str]) -> String {
+    let mut connection = connect(socket);
     match redis::cmd(args[0]).arg(&args[1..]).query::<redis::Value>(&mut connection) {
         Ok(redis::Value::Okay) => "OK".into(),
         Ok(redis::Value::Int(n)) => n.to_string(),
@@ -681,7 +685,7 @@ fn a_write_whose_writer_died_before_updating_its_servers_copy_is_applied_there()
 
     // The write script run straight against Redis, as the dead worker's call did.
     let body = include_str!("../src/tier/script.lua");
-    let mut connection = redis::Client::open(format!("redis+unix://{}", redis.socket.display())).unwrap().get_connection().unwrap();
+    let mut connection = connect(&redis.socket);
     let reply: redis::Value = redis::Script::new(body)
         .key("shmcache:")
         .arg("set")
@@ -751,7 +755,7 @@ fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
 
 /// The stream ids of the last `n` entries, newest first.
 fn last_ids(redis: &Redis, n: usize) -> Vec<String> {
-    let mut connection = redis::Client::open(format!("redis+unix://{}", redis.socket.display())).unwrap().get_connection().unwrap();
+    let mut connection = connect(&redis.socket);
     let reply: redis::Value = redis::cmd("XREVRANGE").arg("shmcache:inval").arg("+").arg("-").arg("COUNT").arg(n).query(&mut connection).unwrap();
     let redis::Value::Array(entries) = reply else { panic!("{reply:?}") };
     entries

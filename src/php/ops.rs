@@ -109,14 +109,10 @@ fn fetch_near_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
     match cache.get_into(ns, key, &mut sink) {
-        Ok(Some(kind)) => {
-            tier::count_near_hit();
-            if kind == crate::tier::ABSENT {
-                sink.discard();
-                return Ok(false);
-            }
-            take_value(kind, &mut sink, out)
-        }
+        Ok(Some(kind)) => match tier::near_hit(kind, &mut sink) {
+            Some(kind) => take_value(kind, &mut sink, out),
+            None => Ok(false),
+        },
         Ok(None) | Err(_) => fetch_from_redis_into(cache, ns, key, &mut sink, out),
     }
 }

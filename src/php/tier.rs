@@ -160,11 +160,17 @@ pub fn near_readable() -> bool {
     until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until)
 }
 
-/// Counts a near hit that the caller read from the region itself.
+/// A near hit the caller read from the region itself into `sink`: counted, and the value's kind
+/// unless the near copy says Redis has no such key (None, the sink emptied).
 #[inline(always)]
-pub fn count_near_hit() {
+pub fn near_hit<S: ValueSink>(kind: ValueKind, sink: &mut S) -> Option<ValueKind> {
     // A plain load and store: only this process's one thread counts.
     NEAR_HITS.store(NEAR_HITS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    if kind == crate::tier::ABSENT {
+        sink.discard();
+        return None;
+    }
+    Some(kind)
 }
 
 /// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
@@ -223,12 +229,7 @@ pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &
     }
     // The near read fills PHP's memory, so it runs with the tier not borrowed.
     if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
-        count_near_hit();
-        if kind == crate::tier::ABSENT {
-            sink.discard();
-            return None;
-        }
-        return Some(kind);
+        return near_hit(kind, sink);
     }
     fetch_into_sink(cache, ns, key, sink)
 }
