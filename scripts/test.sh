@@ -20,7 +20,7 @@ fi
 # Tests that damage bytes of a live region, pick keys by their index buckets or move the ring's
 # tail need the `fuzzing` hooks.
 if ! (cd "$ROOT" && cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
-  --test damaged_entry --test fork_full_buckets --test slot_word_wrap 2>&1 | tee -a "$cargo_log"); then
+  --test damaged_entry --test fork_full_buckets --test slot_word_wrap --test index_lines 2>&1 | tee -a "$cargo_log"); then
   status=1
 fi
 while read -r p f; do

@@ -36,7 +36,7 @@ fn add_on_a_damaged_entry() {
     let config = Config { keys_memory_size: 1024, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
-    // 300 neighbours for 32 buckets (128 slots): the buckets are full.
+    // 300 neighbours for 16 buckets (112 slots): the buckets are full.
     let neighbours: Vec<Vec<u8>> = (0..300).map(|i| format!("neighbour-{i}").into_bytes()).collect();
     for k in &neighbours {
         assert!(cache.set(&ns, k, ValueKind(6), b"n", 0).unwrap());

@@ -1,5 +1,5 @@
 //! Atomic operations across real processes when the key's buckets are full: both candidate
-//! buckets of the contested key hold 8 other live keys (its "neighbours"), so every insert of it
+//! buckets of the contested key hold 14 other live keys (its "neighbours"), so every insert of it
 //! must evict one, and the processes keep rewriting the neighbours in place (`replace`, which
 //! never inserts) so that their ring offsets become newer than the contested key's. Nothing but
 //! the contested key's own writers may then remove it: `add` must have exactly one winner per
@@ -35,19 +35,19 @@ const INCRS_PER_ROUND: u64 = 20;
 const CAS_ROUNDS: u64 = 5000;
 const CAS_TARGET: u64 = 20;
 const REPLACES: u64 = 20_000;
-/// Keys sharing the contested key's two buckets (4 slots each): enough to fill them.
-const NEIGHBOURS: usize = 8;
+/// Keys sharing the contested key's two buckets (7 slots each): enough to fill them.
+const NEIGHBOURS: usize = 14;
 const KEY: &[u8] = b"contested";
 const KIND: ValueKind = ValueKind(6);
 
-/// A 1 KiB index (32 buckets) and a ring large enough that no round recycles the entries it
+/// A 1 KiB index (16 buckets) and a ring large enough that no round recycles the entries it
 /// relies on (the neighbours are rewritten every round, and filled again before each).
 fn cache() -> Cache {
     Cache::create(&Config { keys_memory_size: 1024, values_memory_size: 256 << 20, compress_threshold: 0 }).unwrap()
 }
 
 /// Keys whose two candidate buckets are exactly those of `KEY`: they can only live in its
-/// buckets (a cuckoo step never moves them out), and 8 of them fill both.
+/// buckets (a cuckoo step never moves them out), and 14 of them fill both.
 fn neighbours(cache: &Cache, ns: &Namespace) -> Vec<Vec<u8>> {
     let mut want = cache.fuzz_candidate_buckets(ns, KEY);
     want.sort_unstable();
@@ -64,13 +64,13 @@ fn neighbours(cache: &Cache, ns: &Namespace) -> Vec<Vec<u8>> {
     found
 }
 
-/// The 8 slot words of `KEY`'s two buckets.
+/// The 14 slot words of `KEY`'s two buckets.
 fn candidate_words(cache: &Cache, ns: &Namespace) -> Vec<u64> {
     let l = cache.region().fuzz_layout();
     let mut words = Vec::new();
     for bucket in cache.fuzz_candidate_buckets(ns, KEY) {
-        for i in 0..4 {
-            let at = l.index.0 + (bucket as usize * 4 + i) * 8;
+        for i in 0..7 {
+            let at = l.index.0 + (bucket as usize * 8 + i) * 8;
             assert!(at + 8 <= l.index.0 + l.index.1);
             // SAFETY: an 8-aligned word inside the index area of the live mapping, read
             // atomically as every process does.
@@ -81,7 +81,7 @@ fn candidate_words(cache: &Cache, ns: &Namespace) -> Vec<u64> {
 }
 
 /// Stores every missing neighbour again (into the slots that are free), then checks that the
-/// key's buckets are full: all 8 slots published, every neighbour live. Returns false if not.
+/// key's buckets are full: all 14 slots published, every neighbour live. Returns false if not.
 fn fill_buckets(cache: &Cache, ns: &Namespace, neighbours: &[Vec<u8>]) -> bool {
     for k in neighbours {
         if !cache.exists(ns, k).unwrap() {

@@ -344,3 +344,73 @@ fn delete_and_replace_leave_the_key_absent() {
 fn a_relaxed_slot_load_lets_delete_miss_a_replaced_value() {
     delete_model(Orders { slot_load: Ordering::Relaxed, ..ENGINE });
 }
+
+/// The away hint (src/engine/index.rs): a key moves from its home slot to its away slot, its
+/// home's hint counted first, while another key of the same group enters and leaves another away
+/// slot (counted before it enters, uncounted after it left), and a reader reads the home slot,
+/// then the hint. A reader that sees the key gone from home must see it counted, or it would
+/// skip the away bucket where the key now is. `count_first`: the mover counts before it
+/// leaves home (the engine); `hint_after_home`: the reader reads the hint after the home slot
+/// (the engine).
+fn hint_model(count_first: bool, hint_after_home: bool) {
+    model(move || {
+        const KEY: u64 = 5;
+        const OTHER: u64 = 9;
+        let words: Arc<[AtomicU64; 4]> = Arc::new([AtomicU64::new(KEY), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)]);
+        let (home, away, other_away, hint) = (0, 1, 2, 3);
+        let count = move |w: &[AtomicU64; 4], up: bool| {
+            let _ = w[hint].fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| match (h, up) {
+                (0, false) => None,
+                (_, true) => Some(h + 1),
+                (_, false) => Some(h - 1),
+            });
+        };
+        let m = words.clone();
+        let mover = thread::spawn(move || {
+            if count_first {
+                count(&m, true);
+            }
+            m[away].compare_exchange(0, KEY | PENDING, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            m[home].compare_exchange(KEY, 0, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            if !count_first {
+                count(&m, true);
+            }
+            m[away].compare_exchange(KEY | PENDING, KEY, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+        });
+        let o = words.clone();
+        let other = thread::spawn(move || {
+            count(&o, true);
+            o[other_away].compare_exchange(0, OTHER, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            o[other_away].compare_exchange(OTHER, 0, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            count(&o, false);
+        });
+        let (at_home, counted) = if hint_after_home {
+            let at_home = words[home].load(Ordering::Acquire);
+            (at_home, words[hint].load(Ordering::Acquire))
+        } else {
+            let counted = words[hint].load(Ordering::Acquire);
+            (words[home].load(Ordering::Acquire), counted)
+        };
+        assert!(at_home == KEY || counted > 0, "a reader saw the key leave home but not its count");
+        mover.join().unwrap();
+        other.join().unwrap();
+        assert_eq!(words[hint].load(Ordering::SeqCst), 1, "the hint counts the one away word left");
+    });
+}
+
+#[test]
+fn a_key_that_left_home_is_counted_for_every_reader() {
+    hint_model(true, true);
+}
+
+#[test]
+#[should_panic(expected = "a reader saw the key leave home but not its count")]
+fn counting_after_leaving_home_lets_a_reader_skip_the_away_bucket() {
+    hint_model(false, true);
+}
+
+#[test]
+#[should_panic(expected = "a reader saw the key leave home but not its count")]
+fn reading_the_hint_before_the_home_slot_lets_a_reader_skip_the_away_bucket() {
+    hint_model(true, false);
+}

@@ -18,7 +18,7 @@ const ALIAS: u64 = 1 << 46;
 const SWEEP_ROUND: u64 = 1 << 44;
 const KIND: ValueKind = ValueKind(6);
 
-/// 32 buckets (128 slots) and a 64 KiB ring: few keys and short laps.
+/// 16 buckets (112 slots) and a 64 KiB ring: few keys and short laps.
 fn small_cache() -> Cache {
     Cache::create(&Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 0 }).unwrap()
 }
@@ -155,7 +155,7 @@ fn live_entries_read_back_across_the_stored_offsets_wrap() {
     assert_eq!(cache.get(&ns, &keys[0], &mut out).unwrap(), Some(KIND), "the first slot's key survived the sweep");
     let mut found = 0;
     for (i, k) in keys.iter().enumerate() {
-        // 100 keys for 128 slots: a few are evicted by inserts that found both buckets full.
+        // 100 keys for 112 slots: a few are evicted by inserts that found both buckets full.
         if cache.get(&ns, k, &mut out).unwrap().is_some() {
             assert_eq!(out, value(i), "key {i}");
             found += 1;

@@ -27,9 +27,9 @@ use std::thread::LocalKey;
 
 use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
-use super::index::{key_hash, namespace_hash, Probe};
+use super::index::{key_hash, namespace_hash, KeyTable, Probe, WORDS_PER_BUCKET};
 use super::namespace::NamespaceTable;
-use super::region::{Config, Region, BUCKET_BYTES, COORDINATION_WORDS, NS_BUCKETS, SLOTS_PER_BUCKET};
+use super::region::{Config, Region, COORDINATION_WORDS, NS_BUCKETS, NS_BUCKET_BYTES, NS_BUCKET_WORDS};
 use super::ring;
 use super::stats::{install_fork_hook, Counter};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
@@ -210,15 +210,18 @@ impl Cache {
         (self.max_entry_len as usize).saturating_sub(HEADER_LEN + key_len)
     }
 
-    fn index(&self) -> &[AtomicU64] {
-        self.region.words(self.region.index_offset, self.bucket_count * SLOTS_PER_BUCKET as u64)
+    fn index(&self) -> KeyTable<'_> {
+        KeyTable {
+            words: self.region.words(self.region.index_offset, self.bucket_count * WORDS_PER_BUCKET as u64),
+            bucket_count: self.bucket_count,
+        }
     }
 
     fn namespaces(&self) -> NamespaceTable<'_> {
         let h = self.region.header();
         NamespaceTable {
-            words: self.region.words(self.region.ns_table_offset, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
-            used: self.region.words(self.region.ns_table_offset + (NS_BUCKETS * BUCKET_BYTES) as u64, (NS_BUCKETS * SLOTS_PER_BUCKET) as u64),
+            words: self.region.words(self.region.ns_table_offset, (NS_BUCKETS * NS_BUCKET_WORDS) as u64),
+            used: self.region.words(self.region.ns_table_offset + (NS_BUCKETS * NS_BUCKET_BYTES) as u64, (NS_BUCKETS * NS_BUCKET_WORDS) as u64),
             counter: &h.hot.ns_generation.0,
         }
     }
@@ -272,10 +275,37 @@ impl Cache {
 /// Test/fuzz hooks (feature `fuzzing` only; nothing in the engine calls them).
 #[cfg(feature = "fuzzing")]
 impl Cache {
-    /// The two index buckets `key` may live in (slots `4 * bucket .. 4 * bucket + 4` of the
-    /// index area `Region::fuzz_layout` reports), so a test can fill exactly those buckets.
+    /// The two index buckets `key` may live in, home first (slots `8 * bucket .. 8 * bucket + 7`
+    /// of the index area `Region::fuzz_layout` reports, word `8 * bucket + 7` being the
+    /// bucket's hint), so a test can fill exactly those buckets.
     pub fn fuzz_candidate_buckets(&self, ns: &Namespace, key: &[u8]) -> [u64; 2] {
         self.probe(ns, key).buckets
+    }
+
+    /// How many index lines (buckets) a read of `key` reads, as `find` for a read decides: one
+    /// when the key is found at home or when its home's hint rules the away bucket out, else two.
+    pub fn fuzz_index_lines_read(&self, ns: &Namespace, key: &[u8]) -> u32 {
+        let probe = self.probe(ns, key);
+        let index = self.index();
+        let home = probe.buckets[0] as usize * WORDS_PER_BUCKET;
+        let at_home = (home..home + super::index::SLOTS_PER_BUCKET).any(|slot| {
+            let word = index.load(slot, Ordering::Acquire);
+            probe.matches(word, false) && matches!(self.read_key(word, &ns.name, key), read::EntryRead::Same(_))
+        });
+        if at_home || !probe.has_away() || !super::index::hint_says_away(index.hint(probe.buckets[0], Ordering::Acquire), probe.tag) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The sum of every counter of every hint word: how many away words the hints count.
+    pub fn fuzz_hint_total(&self) -> u64 {
+        let index = self.index();
+        (0..self.bucket_count)
+            .map(|b| index.hint(b, Ordering::Acquire))
+            .map(|h| (0..16).map(|g| (h >> (4 * g)) & 15).sum::<u64>())
+            .sum()
     }
 
     /// The ring's tail: the virtual offset the next entry is appended at (unless it has to

@@ -1,23 +1,60 @@
-//! The lossy key index: buckets of 4 slots, two candidate buckets per key.
+//! The lossy key index: one 64-byte line per bucket, seven slots and a hint word, a home and
+//! an away bucket per key.
 //!
-//! A slot is one 64-bit word: `pending:1 | tag:15 | lines:5 | offset/8:43`, 0 = empty. The tag
-//! is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the offset
-//! is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring) and
-//! rebuilt relative to the tail (so a word must not outlive its entry by 2^46 bytes of writes:
-//! dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length in
-//! 64-byte units (saturating): a reader prefetches that much of the entry as soon as it has the
-//! slot, so the lines of the header, key and value arrive together instead of one miss after
-//! another. It is only a hint; nothing trusts it.
-//! A pending slot is an insert that is not yet visible to readers (see `Cache::insert_new`).
+//! A key lives in its home bucket whenever that has room: a lookup of it reads one line. Only
+//! when its home is full does it go to its away bucket, and then its home's hint word counts it
+//! first, so a lookup that does not find the key at home reads the away bucket only when the
+//! hint says some key of its group lives away. At 80% of the slots used, about 9% of the keys
+//! live away and about 3% of the misses read a second line (docs/design.md, "Key index").
+//!
+//! A slot is one 64-bit word: `pending:1 | tag:15 | lines:4 | away:1 | offset/8:43`, 0 = empty.
+//! The tag is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the
+//! offset is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring)
+//! and rebuilt relative to the tail (so a word must not outlive its entry by 2^46 bytes of
+//! writes: dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length
+//! in 64-byte units (saturating): a reader prefetches that much of the entry as soon as it has
+//! the slot, so the lines of the header, key and value arrive together instead of one miss after
+//! another. It is only a hint; nothing trusts it. `away` says the word sits in its key's away
+//! bucket. A pending slot is an insert that is not yet visible to readers (see
+//! `Cache::insert_new`).
+//!
+//! The away bucket is the home bucket plus a step that depends only on the tag, so the home of
+//! a word in an away bucket is known from the word alone: whoever removes an away word (a
+//! delete, an eviction, the dead-word sweep, a cuckoo move) can find the hint that counted it.
+//!
+//! Hint word: sixteen 4-bit counters, one per group of tags (the tag's low 4 bits), each the
+//! number of away words of that group whose home is this bucket. Every change of a slot goes
+//! through `KeyTable::swap`, which counts an away word before it is stored and uncounts it only
+//! after it is gone: a counter is never below the number of such words present, so a lookup
+//! that skips the away bucket because the counter is 0 misses nothing that was published before
+//! it began. A process killed between the two steps leaves a counter one too high for good,
+//! which costs misses of that group in that bucket a second line; a counter that
+//! reaches 15 stays there (never wrong, only slower). Writers do not trust the hint: they read
+//! both buckets, so a damaged hint word can cost a reader a miss but never makes a key appear
+//! twice.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+
+/// Words of a bucket: one 64-byte cache line.
+pub(crate) const WORDS_PER_BUCKET: usize = 8;
+/// Slots of a bucket; the bucket's last word is its hint.
+pub(crate) const SLOTS_PER_BUCKET: usize = 7;
+pub(crate) const BUCKET_BYTES: usize = WORDS_PER_BUCKET * 8;
+const HINT_WORD: usize = SLOTS_PER_BUCKET;
 
 pub(crate) const PENDING: u64 = 1 << 63;
 const TAG_SHIFT: u32 = 48;
 const TAG_MASK: u64 = 0x7fff;
-const LINES_SHIFT: u32 = 43;
-const LINES_MAX: u64 = 31;
-const OFFSET_MASK: u64 = (1 << LINES_SHIFT) - 1;
+const LINES_SHIFT: u32 = 44;
+const LINES_MAX: u64 = 15;
+/// The word sits in its key's away bucket.
+pub(crate) const AWAY: u64 = 1 << 43;
+const OFFSET_MASK: u64 = (1 << 43) - 1;
+/// What identifies a key's published word in one of its buckets: not pending, its tag, and
+/// whether the bucket is its home or away.
+const MATCH_MASK: u64 = PENDING | (TAG_MASK << TAG_SHIFT) | AWAY;
 /// Offsets 2^46 bytes apart give the same word: a word left in a slot while that many bytes are
 /// written decodes to an offset in the current lap again (see `Cache::clear_dead_words`).
 pub(crate) const OFFSET_PERIOD: u64 = (OFFSET_MASK + 1) << 3;
@@ -35,50 +72,81 @@ pub(crate) fn key_hash(ns_hash: u64, key: &[u8]) -> u64 {
     xxh3_64_with_seed(key, ns_hash)
 }
 
+#[inline]
+fn fastrange(h: u64, n: u64) -> u64 {
+    ((h as u128 * n as u128) >> 64) as u64
+}
+
+/// How far a key's away bucket lies after its home (modulo the bucket count): 1 to n - 1,
+/// from the tag alone, so that the home of an away word can be told from the word.
+#[inline]
+fn away_step(tag: u64, bucket_count: u64) -> u64 {
+    1 + fastrange(tag.wrapping_mul(0x9e37_79b9_7f4a_7c15), bucket_count - 1)
+}
+
+/// The away bucket of a key whose home is `home`.
+#[inline]
+pub(crate) fn away_bucket(home: u64, tag: u64, bucket_count: u64) -> u64 {
+    if bucket_count < 2 { home } else { (home + away_step(tag, bucket_count)) % bucket_count }
+}
+
+/// The home bucket of a key whose away bucket is `away`.
+#[inline]
+pub(crate) fn home_bucket(away: u64, tag: u64, bucket_count: u64) -> u64 {
+    if bucket_count < 2 { away } else { (away + bucket_count - away_step(tag, bucket_count)) % bucket_count }
+}
+
 /// Where a key may live and how its slots are recognised.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
     /// The key's hash (`key_hash`), which the checksums of its entries include.
     pub hash: u64,
     pub tag: u64,
+    /// Home, then away (the same bucket only when the table has one bucket).
     pub buckets: [u64; 2],
-}
-
-#[inline]
-fn fastrange(h: u64, n: u64) -> u64 {
-    ((h as u128 * n as u128) >> 64) as u64
 }
 
 impl Probe {
     #[inline]
     pub fn new(hash: u64, bucket_count: u64) -> Probe {
-        let first = fastrange(hash, bucket_count);
-        let mut second = fastrange(hash.rotate_left(32).wrapping_mul(0x9e37_79b9_7f4a_7c15), bucket_count);
-        if second == first && bucket_count > 1 {
-            second = (first + 1) % bucket_count;
-        }
-        Probe { hash, tag: (hash & TAG_MASK) | 0x4000, buckets: [first, second] }
+        let home = fastrange(hash, bucket_count);
+        let tag = (hash & TAG_MASK) | 0x4000;
+        Probe { hash, tag, buckets: [home, away_bucket(home, tag, bucket_count)] }
     }
 
-    /// Global slot numbers of the (up to) 8 candidate slots, first bucket first.
+    /// Whether the key has an away bucket distinct from its home.
     #[inline]
-    pub fn slots(&self) -> impl Iterator<Item = u64> {
+    pub fn has_away(&self) -> bool {
+        self.buckets[0] != self.buckets[1]
+    }
+
+    /// Slot numbers of the (up to) 14 candidate slots, home bucket first.
+    #[inline]
+    pub fn slots(&self) -> impl Iterator<Item = usize> {
         // A plain counter rather than a flattened iterator over the buckets, whose bookkeeping
-        // measured 20-odd instructions per slot (every lookup and insert walks these slots).
-        let [first, second] = self.buckets;
-        let n = if first == second { 4 } else { 8 };
-        (0..n).map(move |i| if i < 4 { first * 4 + i } else { second * 4 + i - 4 })
+        // measured 20-odd instructions per slot (every insert walks these slots).
+        let [home, away] = self.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
+        let n = if self.has_away() { 2 * SLOTS_PER_BUCKET } else { SLOTS_PER_BUCKET };
+        (0..n).map(move |i| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET })
+    }
+
+    /// Whether `word` is a published word of a key with this probe's tag, placed as a word in
+    /// the key's home bucket (`away` false) or away bucket (`away` true) is.
+    #[inline(always)]
+    pub fn matches(&self, word: u64, away: bool) -> bool {
+        word & MATCH_MASK == (self.tag << TAG_SHIFT) | if away { AWAY } else { 0 }
     }
 }
 
-/// The slot word for an entry of `entry_len` bytes at virtual ring offset `offset`.
+/// The slot word for an entry of `entry_len` bytes at virtual ring offset `offset`, to be
+/// stored in the key's home bucket (`| AWAY` for its away bucket).
 #[inline]
 pub(crate) fn make_word(tag: u64, offset: u64, entry_len: u64) -> u64 {
     let lines = entry_len.div_ceil(64).min(LINES_MAX);
     (tag << TAG_SHIFT) | (lines << LINES_SHIFT) | ((offset >> 3) & OFFSET_MASK)
 }
 
-/// How many 64-byte units of its entry a word announces (at most 31: longer entries are read
+/// How many 64-byte units of its entry a word announces (at most 15: longer entries are read
 /// sequentially, which the hardware prefetcher follows on its own).
 #[inline]
 pub(crate) fn word_lines(word: u64) -> u64 {
@@ -95,6 +163,11 @@ pub(crate) fn is_pending(word: u64) -> bool {
     word & PENDING != 0
 }
 
+#[inline]
+pub(crate) fn is_away(word: u64) -> bool {
+    word & AWAY != 0
+}
+
 /// The full virtual offset a slot word points at, given the current tail.
 #[inline]
 pub(crate) fn word_offset(word: u64, tail: u64) -> u64 {
@@ -102,6 +175,97 @@ pub(crate) fn word_offset(word: u64, tail: u64) -> u64 {
     let t8 = tail >> 3;
     let back = t8.wrapping_sub(stored) & OFFSET_MASK;
     t8.wrapping_sub(back) << 3
+}
+
+/// Bit position of a tag's counter in a hint word.
+#[inline]
+fn hint_shift(tag: u64) -> u32 {
+    ((tag & 15) * 4) as u32
+}
+
+/// Whether a hint word says some key of `tag`'s group may live away.
+#[inline(always)]
+pub(crate) fn hint_says_away(hint: u64, tag: u64) -> bool {
+    (hint >> hint_shift(tag)) & 15 != 0
+}
+
+/// The key index as the words of the region it lies in. Slots are numbered by word: bucket
+/// `b` holds slots `8b .. 8b + 7` and its hint at word `8b + 7`. Slots change only through
+/// `swap`, which keeps the hints.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyTable<'a> {
+    pub words: &'a [AtomicU64],
+    pub bucket_count: u64,
+}
+
+impl<'a> KeyTable<'a> {
+    #[inline(always)]
+    pub fn load(&self, slot: usize, order: Ordering) -> u64 {
+        self.words[slot].load(order)
+    }
+
+    /// The first word of `bucket`, for a prefetch.
+    #[inline(always)]
+    pub fn line(&self, bucket: u64) -> *const AtomicU64 {
+        &self.words[bucket as usize * WORDS_PER_BUCKET]
+    }
+
+    #[inline(always)]
+    pub fn hint(&self, bucket: u64, order: Ordering) -> u64 {
+        self.words[bucket as usize * WORDS_PER_BUCKET + HINT_WORD].load(order)
+    }
+
+    /// Every slot number, bucket by bucket (no hint words).
+    pub fn slot_numbers(&self) -> impl Iterator<Item = usize> {
+        (0..self.words.len()).filter(|&w| !is_hint_word(w))
+    }
+
+    pub fn slot_count(&self) -> u64 {
+        self.bucket_count * SLOTS_PER_BUCKET as u64
+    }
+
+    /// Replaces `old` by `new` in `slot` if it still holds `old`. An away word that enters is
+    /// counted in its home's hint before, one that leaves is uncounted after (a word that stays,
+    /// pending or not, keeps its count).
+    #[inline(always)]
+    pub fn swap(&self, slot: usize, old: u64, new: u64, order: Ordering) -> bool {
+        debug_assert!(!is_hint_word(slot));
+        let same_away_key = is_away(old) && is_away(new) && word_tag(old) == word_tag(new);
+        let enters = is_away(new) && !same_away_key;
+        let leaves = is_away(old) && !same_away_key;
+        if enters {
+            self.count_away(slot, new, true);
+        }
+        let swapped = self.words[slot].compare_exchange(old, new, order, Ordering::Relaxed).is_ok();
+        if swapped && leaves {
+            self.count_away(slot, old, false);
+        } else if !swapped && enters {
+            self.count_away(slot, new, false);
+        }
+        swapped
+    }
+
+    /// Adds (`up`) or removes one from the counter of the away word `word` in `slot`'s bucket,
+    /// in its home's hint. A counter at 15 stays there; one at 0 is not taken below.
+    #[cold]
+    #[inline(never)]
+    fn count_away(&self, slot: usize, word: u64, up: bool) {
+        let tag = word_tag(word);
+        let away = (slot / WORDS_PER_BUCKET) as u64;
+        let home = home_bucket(away, tag, self.bucket_count);
+        let shift = hint_shift(tag);
+        let hint = &self.words[home as usize * WORDS_PER_BUCKET + HINT_WORD];
+        let _ = hint.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| match ((h >> shift) & 15, up) {
+            (15, _) | (0, false) => None,
+            (_, true) => Some(h + (1 << shift)),
+            (_, false) => Some(h - (1 << shift)),
+        });
+    }
+}
+
+#[inline(always)]
+pub(crate) fn is_hint_word(word_number: usize) -> bool {
+    word_number % WORDS_PER_BUCKET == HINT_WORD
 }
 
 #[cfg(test)]
@@ -123,12 +287,13 @@ mod tests {
     #[test]
     fn entry_length_hint_saturates_and_never_touches_tag_or_offset() {
         let off = (1u64 << 40) + 64;
-        for (len, lines) in [(0u64, 0u64), (1, 1), (64, 1), (65, 2), (31 * 64, 31), (1 << 30, 31)] {
+        for (len, lines) in [(0u64, 0u64), (1, 1), (64, 1), (65, 2), (15 * 64, 15), (16 * 64, 15), (1 << 30, 15)] {
             let w = make_word(0x7fff, off, len);
             assert_eq!(word_lines(w), lines, "entry of {len} bytes");
             assert_eq!(word_tag(w), 0x7fff);
             assert_eq!(word_offset(w, off + 4096), off);
             assert!(!is_pending(w));
+            assert!(!is_away(w) && is_away(w | AWAY) && word_offset(w | AWAY, off + 4096) == off);
         }
     }
 
@@ -142,7 +307,50 @@ mod tests {
                     assert_ne!(p.buckets[0], p.buckets[1]);
                 }
                 assert_ne!(make_word(p.tag, 0, 0), 0);
+                assert_eq!(home_bucket(p.buckets[1], p.tag, n), p.buckets[0], "the home is found from the away bucket");
             }
         }
+    }
+
+    fn table(bucket_count: u64) -> Vec<AtomicU64> {
+        (0..bucket_count as usize * WORDS_PER_BUCKET).map(|_| AtomicU64::new(0)).collect()
+    }
+
+    /// An away word is counted in its home's hint while it is stored, whichever way it leaves
+    /// (emptied, replaced by another key's word, moved home), and a home word never is.
+    #[test]
+    fn hints_count_the_away_words_present() {
+        let words = table(1000);
+        let t = KeyTable { words: &words, bucket_count: 1000 };
+        let p = Probe::new(0x1234_5678_9abc_def0, 1000);
+        let away_slot = p.buckets[1] as usize * WORDS_PER_BUCKET + 3;
+        let home_slot = p.buckets[0] as usize * WORDS_PER_BUCKET + 2;
+        let counted = || (t.hint(p.buckets[0], Ordering::SeqCst) >> hint_shift(p.tag)) & 15;
+        let w = make_word(p.tag, 4096, 100);
+        assert!(t.swap(home_slot, 0, w, Ordering::SeqCst));
+        assert_eq!(counted(), 0);
+        assert!(t.swap(away_slot, 0, w | AWAY | PENDING, Ordering::SeqCst));
+        assert_eq!(counted(), 1);
+        assert!(p.matches(w | AWAY, true) && !p.matches(w | AWAY, false) && !p.matches(w | AWAY | PENDING, true));
+        assert!(hint_says_away(t.hint(p.buckets[0], Ordering::SeqCst), p.tag));
+        assert!(t.swap(away_slot, w | AWAY | PENDING, w | AWAY, Ordering::SeqCst));
+        assert_eq!(counted(), 1, "publishing a pending word keeps its count");
+        assert!(!t.swap(away_slot, 0, w | AWAY, Ordering::SeqCst), "a failed swap");
+        assert_eq!(counted(), 1, "a failed swap leaves the count");
+        let other = make_word(p.tag ^ 0x100, 8192, 100) | AWAY;
+        assert!(t.swap(away_slot, w | AWAY, other, Ordering::SeqCst));
+        assert_eq!(counted(), 0, "another group's word replaced it");
+        assert!(t.swap(away_slot, other, 0, Ordering::SeqCst));
+        assert_eq!(t.hint(p.buckets[0], Ordering::SeqCst), 0);
+        let other_home = home_bucket(p.buckets[1], p.tag ^ 0x100, 1000);
+        assert_eq!(t.hint(other_home, Ordering::SeqCst), 0, "and its own count is gone with it");
+        // Saturation: 15 stays 15.
+        for i in 0..20 {
+            let s = p.buckets[1] as usize * WORDS_PER_BUCKET + (i % SLOTS_PER_BUCKET);
+            t.count_away(s, w | AWAY, true);
+        }
+        assert_eq!(counted(), 15);
+        t.count_away(away_slot, w | AWAY, false);
+        assert_eq!(counted(), 15, "a saturated counter stays");
     }
 }

@@ -9,15 +9,16 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use super::error::Error;
+use super::index::BUCKET_BYTES;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 7;
+pub const LAYOUT_VERSION: u32 = 8;
 pub(crate) const HEADER_LEN: usize = 4096;
-pub(crate) const SLOTS_PER_BUCKET: usize = 4;
-pub(crate) const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
 /// Namespace table: buckets of 4 words, so 16,384 namespaces can hold a generation at once.
 pub(crate) const NS_BUCKETS: usize = 4096;
+pub(crate) const NS_BUCKET_WORDS: usize = 4;
+pub(crate) const NS_BUCKET_BYTES: usize = NS_BUCKET_WORDS * 8;
 
 pub const MIN_KEYS_MEMORY: u64 = 1024;
 pub const MAX_KEYS_MEMORY: u64 = 16 << 30;
@@ -152,9 +153,10 @@ struct Layout {
 
 fn layout(config: &Config) -> Layout {
     let bucket_count = (config.keys_memory_size / BUCKET_BYTES as u64).max(1);
+    // Each bucket is one cache line: the index starts on a page.
     let ns_table_offset = HEADER_LEN as u64;
     // The namespace words, then their last-use stamps (namespace.rs).
-    let index_offset = ns_table_offset + 2 * (NS_BUCKETS * BUCKET_BYTES) as u64;
+    let index_offset = (ns_table_offset + 2 * (NS_BUCKETS * NS_BUCKET_BYTES) as u64 + 4095) & !4095;
     let ring_offset = index_offset + bucket_count * BUCKET_BYTES as u64;
     let ring_offset = (ring_offset + 4095) & !4095;
     let total_len = ring_offset + config.values_memory_size;
@@ -366,7 +368,7 @@ impl Region {
         FuzzLayout {
             base: self.base,
             len: self.len,
-            ns_table: (h.ns_table_offset as usize, NS_BUCKETS * BUCKET_BYTES),
+            ns_table: (h.ns_table_offset as usize, NS_BUCKETS * NS_BUCKET_BYTES),
             index: (h.index_offset as usize, (h.bucket_count as usize) * BUCKET_BYTES),
             ring: (h.ring_offset as usize, h.ring_capacity as usize),
         }

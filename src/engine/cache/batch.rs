@@ -5,14 +5,13 @@
 //! counting differs (hits, misses and expiries added to the shared counters once per batch).
 //! Nothing is allocated, so a `deliver` that never returns (a PHP bailout) leaves nothing held.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use super::read::{prefetch, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
-use crate::engine::index::{is_pending, word_lines, word_offset, word_tag, Probe};
-use crate::engine::region::SLOTS_PER_BUCKET;
+use crate::engine::index::{word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -113,32 +112,29 @@ impl Cache {
         Ok(())
     }
 
-    /// Requests the ring lines of the first entry whose slot word carries this probe's tag.
+    /// Requests the ring lines of the entry of the home-bucket word that carries this probe's
+    /// tag (a key living away is read without this head start).
     pub(super) fn prefetch_entries(&self, probe: &Probe) {
         let index = self.index();
-        for &bucket in &probe.buckets {
-            let first = bucket as usize * SLOTS_PER_BUCKET;
-            for slot in &index[first..first + SLOTS_PER_BUCKET] {
-                let word = slot.load(Ordering::Relaxed);
-                if word_tag(word) == probe.tag && !is_pending(word) {
-                    // Almost always the key's own entry (a 15-bit tag rarely matches another):
-                    // one is enough.
-                    let tail = self.tail();
-                    let offset = word_offset(word, tail);
-                    if ring::is_intact(tail, offset, self.capacity) {
-                        self.prefetch_ring(self.ring_size.pos(offset), word_lines(word) * 64);
-                    }
-                    return;
+        let first = probe.buckets[0] as usize * WORDS_PER_BUCKET;
+        for slot in first..first + SLOTS_PER_BUCKET {
+            let word = index.load(slot, Ordering::Relaxed);
+            if probe.matches(word, false) {
+                // Almost always the key's own entry (a 15-bit tag rarely matches another):
+                // one is enough.
+                let tail = self.tail();
+                let offset = word_offset(word, tail);
+                if ring::is_intact(tail, offset, self.capacity) {
+                    self.prefetch_ring(self.ring_size.pos(offset), word_lines(word) * 64);
                 }
+                return;
             }
         }
     }
 
+    /// Requests the key's home bucket: one line, all a read needs unless the key lives away.
     pub(super) fn prefetch_buckets(&self, probe: &Probe) {
-        let index = self.index();
-        for &b in &probe.buckets {
-            prefetch(&index[b as usize * SLOTS_PER_BUCKET] as *const AtomicU64);
-        }
+        prefetch(self.index().line(probe.buckets[0]));
     }
 
 }

@@ -9,15 +9,17 @@
 //!   killed writer's and cleared.
 //! - A cuckoo move goes through a pending slot, so a resident is never published twice (at
 //!   worst it is briefly missing).
+//! - A new key goes home when its home bucket has a free slot, away only when it has none
+//!   (index.rs: a key at home costs a lookup one line).
 
 use std::sync::atomic::Ordering;
 
-use super::read::{EntryRead, READ_BUF};
+use super::read::EntryRead;
 use super::write::PublishGuard;
-use super::{with_buffer, Cache, Namespace};
-use crate::engine::entry::HEADER_LEN;
-use crate::engine::index::{is_pending, key_hash, namespace_hash, word_offset, word_tag, Probe, PENDING};
-use crate::engine::region::SLOTS_PER_BUCKET;
+use super::{Cache, Namespace};
+use crate::engine::index::{
+    away_bucket, home_bucket, is_away, is_pending, word_offset, word_tag, Probe, AWAY, PENDING, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -68,12 +70,12 @@ impl Cache {
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
-        // Candidate i (0..count) is slot slot_of[i]: the first bucket's four, then the second's
-        // (only one bucket when both are the same).
+        // Candidate i (0..count) is slot slot_of[i]: the home bucket's seven, then the away
+        // bucket's (only the home when both are the same).
         let mut slot_of = [0usize; 2 * SLOTS_PER_BUCKET];
         let mut count = 0;
         for slot in probe.slots() {
-            slot_of[count] = slot as usize;
+            slot_of[count] = slot;
             count += 1;
         }
         let slot_of = &slot_of[..count];
@@ -93,51 +95,47 @@ impl Cache {
         let words = &words[..count];
         let epoch = self.epoch();
         let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
-        // Victim: a free slot (empty, recycled by the ring, or flushed) in the less loaded of
-        // the two buckets (two-choice placement keeps buckets even), else the oldest entry.
-        // Bit i of `free_slots` says candidate i is free; the first four bits are the first bucket.
-        let free_slots = words.iter().enumerate().fold(0u32, |bits, (i, &w)| bits | (u32::from(free(w)) << i));
-        let bucket_mask = (1u32 << SLOTS_PER_BUCKET) - 1;
-        let in_second = free_slots >> SLOTS_PER_BUCKET;
-        let in_first = free_slots & bucket_mask;
-        let preferred = if in_second.count_ones() > in_first.count_ones() { in_second << SLOTS_PER_BUCKET } else { in_first };
-        // (The preferred bucket has no free slot only when neither has one.)
-        let chosen = if preferred != 0 {
-            preferred.trailing_zeros() as usize
-        } else {
-            let oldest = (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot");
-            // The oldest entry may be this very key: a rival insert's, published or pending
-            // since we looked the key up (a rival that retried reuses its first append, so its
-            // offset can be older than every neighbour's). The scan below skips the victim, so
-            // it must be judged here, by the same rules.
-            let theirs = words[oldest];
-            if word_tag(theirs) == probe.tag && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
-                if !is_pending(theirs) {
-                    // Published: the retry finds it and updates it (or, for add, returns false).
-                    return false;
+        // Victim: a free slot (empty, recycled by the ring, or flushed), at home if there is
+        // one (a key at home is found by reading one line), else away; else the oldest entry.
+        // Candidates are in that order, so the first free one is the choice.
+        let chosen = match words.iter().position(|&w| free(w)) {
+            Some(i) => i,
+            None => {
+                let oldest = (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot");
+                // The oldest entry may be this very key: a rival insert's, published or pending
+                // since we looked the key up (a rival that retried reuses its first append, so
+                // its offset can be older than every neighbour's). The scan below skips the
+                // victim, so it must be judged here, by the same rules.
+                let theirs = words[oldest];
+                if word_tag(theirs) == probe.tag && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+                    if !is_pending(theirs) {
+                        // Published: the retry finds it and updates it (or, for add, returns false).
+                        return false;
+                    }
+                    if word_offset(theirs & !PENDING, tail) < offset && !rival.presumed_dead(theirs) {
+                        rival.yielded(theirs);
+                        std::thread::yield_now();
+                        return false;
+                    }
+                    // A pending rival with a higher offset loses to us: claiming its slot clears it.
                 }
-                if word_offset(theirs & !PENDING, tail) < offset && !rival.presumed_dead(theirs) {
-                    rival.yielded(theirs);
-                    std::thread::yield_now();
-                    return false;
-                }
-                // A pending rival with a higher offset loses to us: claiming its slot clears it.
+                oldest
             }
-            oldest
         };
-        let (victim, old, victim_free) = (slot_of[chosen], words[chosen], free_slots & (1 << chosen) != 0);
+        let (victim, old, victim_free) = (slot_of[chosen], words[chosen], free(words[chosen]));
+        let word = if chosen >= SLOTS_PER_BUCKET { word | AWAY } else { word };
         let pending = word | PENDING;
-        if index[victim].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+        if !index.swap(victim, old, pending, Ordering::SeqCst) {
             return false;
         }
         if !victim_free && !is_pending(old) {
             self.bump(Counter::Kicks);
         }
         let withdraw = || {
-            let _ = index[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+            let _ = index.swap(victim, pending, 0, Ordering::SeqCst);
         };
         for &slot in slot_of.iter().filter(|&&s| s != victim) {
-            let theirs = index[slot].load(Ordering::SeqCst);
+            let theirs = index.load(slot, Ordering::SeqCst);
             if theirs == 0 || word_tag(theirs) != probe.tag {
                 continue;
             }
@@ -156,7 +154,7 @@ impl Cache {
                 std::thread::yield_now();
                 return false;
             }
-            if index[slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            if !index.swap(slot, theirs, 0, Ordering::SeqCst) {
                 withdraw();
                 return false;
             }
@@ -166,7 +164,7 @@ impl Cache {
             *lost = true;
             return false;
         }
-        let published = index[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok();
+        let published = index.swap(victim, pending, word, Ordering::SeqCst);
         if G::GUARDED && !published {
             *lost = true;
         }
@@ -178,13 +176,13 @@ impl Cache {
     /// guarded fill older than the delete could publish after it.
     pub(super) fn clear_pending(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
         let index = self.index();
-        for slot in probe.slots().map(|s| s as usize) {
-            let theirs = index[slot].load(Ordering::SeqCst);
+        for slot in probe.slots() {
+            let theirs = index.load(slot, Ordering::SeqCst);
             if !is_pending(theirs) || word_tag(theirs) != probe.tag {
                 continue;
             }
             if matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
-                let _ = index[slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed);
+                let _ = index.swap(slot, theirs, 0, Ordering::SeqCst);
             }
         }
     }
@@ -196,65 +194,49 @@ impl Cache {
     pub(super) fn load_slots(&self, slots: &[usize], words: &mut [u64; 2 * SLOTS_PER_BUCKET]) -> u64 {
         let index = self.index();
         for (w, &slot) in words.iter_mut().zip(slots) {
-            *w = index[slot].load(Ordering::Acquire);
+            *w = index.load(slot, Ordering::Acquire);
         }
         self.tail()
     }
 
-    /// The probe of the key stored at a slot word (read back from the ring), if it still checks out.
-    pub(super) fn probe_of_resident(&self, word: u64, buf: &mut Vec<u8>) -> Option<Probe> {
-        let cap = self.capacity;
-        let (_, pos, h) = self.resident_header(word)?;
-        let key_len = h.key_len as usize;
-        if h.ns_len > h.key_len || pos + (HEADER_LEN + key_len) as u64 > cap {
-            return None;
-        }
-        buf.clear();
-        buf.reserve(key_len);
-        // SAFETY: the key lies within the ring (checked above); `buf` has room for key_len bytes.
-        unsafe {
-            self.ring.copy_out(pos + HEADER_LEN as u64, buf.as_mut_ptr(), key_len);
-            buf.set_len(key_len);
-        }
-        let (ns, key) = buf.split_at(h.ns_len as usize);
-        let probe = Probe::new(key_hash(namespace_hash(ns), key), self.bucket_count);
-        (probe.tag == word_tag(word)).then_some(probe)
-    }
-
     /// One cuckoo step: moves a resident of the key's two full buckets to its own other bucket
-    /// when that has room, so the insert needs no kick. The move goes through a pending slot,
-    /// so the resident is never published twice (at worst it is briefly missing).
+    /// when that has room, so the insert needs no kick; residents living away are tried first
+    /// (moving one home makes its lookups read one line again). Where a word's other bucket is
+    /// follows from its slot and tag (index.rs). The move goes through a pending slot, so the
+    /// resident is never published twice (at worst it is briefly missing).
     pub(super) fn relocate_one(&self, probe: &Probe) -> bool {
         let index = self.index();
         let cap = self.capacity;
-        for from in probe.slots().map(|s| s as usize) {
-            let word = index[from].load(Ordering::Acquire);
-            if word == 0 || is_pending(word) {
-                continue;
-            }
-            let Some(theirs) = with_buffer(&READ_BUF, |buf| self.probe_of_resident(word, buf)) else { continue };
-            let here = from as u64 / 4;
-            if !theirs.buckets.contains(&here) {
-                continue;
-            }
-            let other = if theirs.buckets[0] == here { theirs.buckets[1] } else { theirs.buckets[0] };
-            if probe.buckets.contains(&other) {
-                continue;
-            }
-            for to in (other * 4..other * 4 + 4).map(|s| s as usize) {
-                let free = index[to].load(Ordering::Acquire);
-                let tail = self.tail();
-                if free != 0 && ring::is_intact(tail, word_offset(free, tail), cap) {
+        let n = self.bucket_count;
+        for going_home in [true, false] {
+            for from in probe.slots() {
+                let word = index.load(from, Ordering::Acquire);
+                if word == 0 || is_pending(word) || is_away(word) != going_home {
                     continue;
                 }
-                if index[to].compare_exchange(free, word | PENDING, Ordering::SeqCst, Ordering::Relaxed).is_err() {
-                    return false;
+                let here = (from / WORDS_PER_BUCKET) as u64;
+                let tag = word_tag(word);
+                let (other, moved) =
+                    if going_home { (home_bucket(here, tag, n), word & !AWAY) } else { (away_bucket(here, tag, n), word | AWAY) };
+                if other == here || probe.buckets.contains(&other) {
+                    continue;
                 }
-                if index[from].compare_exchange(word, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
-                    let _ = index[to].compare_exchange(word | PENDING, 0, Ordering::SeqCst, Ordering::Relaxed);
-                    return false;
+                let first = other as usize * WORDS_PER_BUCKET;
+                for to in first..first + SLOTS_PER_BUCKET {
+                    let free = index.load(to, Ordering::Acquire);
+                    let tail = self.tail();
+                    if free != 0 && ring::is_intact(tail, word_offset(free, tail), cap) {
+                        continue;
+                    }
+                    if !index.swap(to, free, moved | PENDING, Ordering::SeqCst) {
+                        return false;
+                    }
+                    if !index.swap(from, word, 0, Ordering::SeqCst) {
+                        let _ = index.swap(to, moved | PENDING, 0, Ordering::SeqCst);
+                        return false;
+                    }
+                    return index.swap(to, moved | PENDING, moved, Ordering::SeqCst);
                 }
-                return index[to].compare_exchange(word | PENDING, word, Ordering::SeqCst, Ordering::Relaxed).is_ok();
             }
         }
         false

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use super::{Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::{checksum_of, HEADER_LEN};
-use crate::engine::index::{is_pending, key_hash, word_offset, word_tag, Probe};
+use crate::engine::index::{is_hint_word, is_pending, key_hash, word_offset, word_tag, Probe};
 use crate::engine::MAX_KEY_LEN;
 
 /// How many slots ahead of the one being read `entries` requests an entry's header.
@@ -52,14 +52,16 @@ impl Cache {
         // Where the entries lie is only known slot by slot, and nearly every header read is a
         // cache miss: the header of the slot LOOK_AHEAD places on is requested meanwhile.
         let tail = self.tail();
-        for (slot, word) in index.iter().enumerate() {
-            if let Some(ahead) = index.get(slot + LOOK_AHEAD) {
-                let w = ahead.load(Ordering::Relaxed);
+        let words = index.words.len();
+        for slot in index.slot_numbers() {
+            let ahead = slot + LOOK_AHEAD;
+            if ahead < words && !is_hint_word(ahead) {
+                let w = index.load(ahead, Ordering::Relaxed);
                 if w != 0 {
                     self.prefetch_ring(self.ring_size.pos(word_offset(w, tail)), HEADER_LEN as u64);
                 }
             }
-            let word = word.load(Ordering::Acquire);
+            let word = index.load(slot, Ordering::Acquire);
             if word == 0 || is_pending(word) {
                 continue;
             }
@@ -116,7 +118,7 @@ impl Cache {
         let hash = key_hash(ns.hash, key);
         // Only a slot a lookup of this key visits: a read could not return anything else.
         let probe = Probe::new(hash, self.bucket_count);
-        if word_tag(word) != probe.tag || !probe.slots().any(|s| s == slot as u64) {
+        if word_tag(word) != probe.tag || !probe.slots().any(|s| s == slot) {
             return None;
         }
         let value_pos = pos + HEADER_LEN as u64 + u64::from(h.key_len);

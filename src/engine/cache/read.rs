@@ -12,7 +12,7 @@
 //!   validated in a private buffer first, so a damaged length never sizes the caller's memory.
 
 use std::mem::MaybeUninit;
-use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::atomic::{fence, Ordering};
 use std::cell::Cell;
 
 use super::sink::{CheckOnly, ValueSink};
@@ -20,7 +20,7 @@ use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, Valu
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
 use crate::engine::error::Error;
-use crate::engine::index::{is_pending, word_lines, word_offset, word_tag, Probe};
+use crate::engine::index::{hint_says_away, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
 use crate::engine::lz4;
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -340,50 +340,82 @@ impl Cache {
         self.bump(if lapped { Counter::ValidationLapped } else { Counter::ValidationCorrupt });
     }
 
-    /// Finds the published slot holding `key`, checking every candidate with `read`.
+    /// Finds the published slot holding `key`, checking every candidate with `read`. A read
+    /// (`HINTED`) looks in the away bucket only when the home bucket's hint says a key of this
+    /// tag's group lives away; a writer always looks in both (it must find the key wherever a
+    /// damaged hint may hide it, or it would store a second copy).
     #[inline(always)]
-    pub(super) fn find<const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
+    pub(super) fn find<const PREFETCHED: bool, const HINTED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
         let index = self.index();
-        // The two candidate buckets are independent cache lines: start loading the second now
-        // (a batch has requested both already).
-        if !PREFETCHED {
-            prefetch(&index[probe.buckets[1] as usize * 4] as *const AtomicU64);
+        // A writer reads both lines anyway: start loading the away bucket now (a batch has
+        // requested the home bucket already).
+        if !HINTED && probe.has_away() {
+            prefetch(index.line(probe.buckets[1]));
         }
-        for slot in probe.slots() {
-            let slot = slot as usize;
-            let word = index[slot].load(Ordering::Acquire);
-            if word == 0 || is_pending(word) || word_tag(word) != probe.tag {
-                continue;
-            }
+        let [home, away] = probe.buckets;
+        let mut check = |slot: usize, word: u64| -> Option<Lookup> {
             match read(word) {
-                EntryRead::Same(header) => return Lookup::Present { slot, word, header, damaged: false },
+                EntryRead::Same(header) => Some(Lookup::Present { slot, word, header, damaged: false }),
                 EntryRead::Invalid => {
                     self.count_validation_failure(word);
-                    if let EntryRead::Same(header) = self.read_key_cold(word, &ns.name, key) {
-                        return Lookup::Present { slot, word, header, damaged: true };
+                    match self.read_key_cold(word, &ns.name, key) {
+                        EntryRead::Same(header) => Some(Lookup::Present { slot, word, header, damaged: true }),
+                        _ => None,
                     }
                 }
-                EntryRead::Other => {}
+                EntryRead::Other => None,
+            }
+        };
+        let first = home as usize * WORDS_PER_BUCKET;
+        for slot in first..first + SLOTS_PER_BUCKET {
+            let word = index.load(slot, Ordering::Acquire);
+            if probe.matches(word, false) {
+                if let Some(found) = check(slot, word) {
+                    return found;
+                }
+            }
+        }
+        // The hint is read after the home slots: a key moved away meanwhile was counted
+        // before it left home (index.rs).
+        if !probe.has_away() || (HINTED && !hint_says_away(index.hint(home, Ordering::Acquire), probe.tag)) {
+            return Lookup::Absent;
+        }
+        let first = away as usize * WORDS_PER_BUCKET;
+        for slot in first..first + SLOTS_PER_BUCKET {
+            let word = index.load(slot, Ordering::Acquire);
+            if probe.matches(word, true) {
+                if let Some(found) = check(slot, word) {
+                    return found;
+                }
             }
         }
         Lookup::Absent
     }
 
-    /// Finds `key` and validates its whole entry, the value going to `sink`.
+    /// Finds `key` for a writer (both buckets) and validates its whole entry, the value going
+    /// to `sink`.
     #[inline(always)]
     pub(super) fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
-        self.find_full_as::<S, false>(probe, ns, key, sink)
+        self.find_full_as::<S, false, false>(probe, ns, key, sink)
     }
 
-    /// find_full; PREFETCHED when the caller has already requested the key's buckets and entry.
+    /// Finds `key` for a read (the away bucket only when the hint says so) and validates its
+    /// whole entry, the value going to `sink`.
     #[inline(always)]
-    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
-        self.find::<PREFETCHED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink))
+    pub(super) fn find_to_read<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find_full_as::<S, false, true>(probe, ns, key, sink)
     }
 
-    /// Finds the slot holding `key` without validating the value.
+    /// find_full; PREFETCHED when the caller has already requested the key's home bucket and
+    /// entry, HINTED for a read (`find`).
+    #[inline(always)]
+    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool, const HINTED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.find::<PREFETCHED, HINTED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink))
+    }
+
+    /// Finds the slot holding `key` without validating the value (for a writer: both buckets).
     pub(super) fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
-        self.find::<false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
+        self.find::<false, false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
 
@@ -427,7 +459,7 @@ impl Cache {
         generation: Option<u64>,
         sink: &mut S,
     ) -> ReadOutcome {
-        if let Lookup::Present { header, damaged: false, .. } = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink) {
+        if let Lookup::Present { header, damaged: false, .. } = self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink) {
             let liveness = self.liveness(&header, generation);
             if liveness == Liveness::Live {
                 return ReadOutcome::Hit(ValueKind(header.kind));
@@ -454,7 +486,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(matches!(self.find_full(&probe, ns, key, &mut CheckOnly),
+        Ok(matches!(self.find_to_read(&probe, ns, key, &mut CheckOnly),
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
     }
 
@@ -470,7 +502,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
+        Ok(match self.find_to_read(&probe, ns, key, &mut CheckOnly) {
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
                 Some(EntryTimes::of(&header))
             }

@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 
 use super::Cache;
 use crate::engine::index::is_pending;
-use crate::engine::region::SLOTS_PER_BUCKET;
 use crate::engine::stats::{Counter, Stats};
 
 const EXACT_SLOT_COUNT_LIMIT: usize = 1 << 22;
@@ -23,12 +22,12 @@ impl Cache {
         // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
         // slots, scaled, so a status page never walks (and faults in) a huge table.
         let index = self.index();
-        let step = if index.len() <= EXACT_SLOT_COUNT_LIMIT { 1 } else { index.len() / SAMPLED_SLOTS };
-        let sampled = self
-            .index()
-            .iter()
+        let slots = index.slot_count() as usize;
+        let step = if slots <= EXACT_SLOT_COUNT_LIMIT { 1 } else { slots / SAMPLED_SLOTS };
+        let sampled = index
+            .slot_numbers()
             .step_by(step)
-            .map(|w| w.load(Ordering::Acquire))
+            .map(|slot| index.load(slot, Ordering::Acquire))
             .filter(|&w| {
                 if w == 0 || is_pending(w) {
                     return false;
@@ -36,7 +35,7 @@ impl Cache {
                 self.entry_epoch(w, self.tail()) == Some(epoch)
             })
             .count() as u64;
-        let slots_used = (sampled * step as u64).min(index.len() as u64);
+        let slots_used = (sampled * step as u64).min(slots as u64);
         Stats {
             hits: s.sum(Counter::Hits),
             misses: s.sum(Counter::Misses),
@@ -53,7 +52,7 @@ impl Cache {
             flushes: s.sum(Counter::Flushes),
             namespace_flushes: s.sum(Counter::NamespaceFlushes),
             cas_retries: s.sum(Counter::CasRetries),
-            slots_total: self.bucket_count * SLOTS_PER_BUCKET as u64,
+            slots_total: slots as u64,
             slots_used,
             slots_used_estimated: step > 1,
             keys_memory_size: h.keys_memory_size,

@@ -13,7 +13,7 @@ use super::write::{Draft, MAX_ATTEMPTS};
 use super::{check_key, Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::entry_len;
 use crate::engine::error::Error;
-use crate::engine::index::make_word;
+use crate::engine::index::{make_word, AWAY};
 use crate::engine::stats::Counter;
 
 impl Cache {
@@ -34,7 +34,7 @@ impl Cache {
                 }
                 Lookup::Present { slot, word, header, damaged } => {
                     let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
-                    if self.index()[slot].compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                    if self.index().swap(slot, word, 0, Ordering::AcqRel) {
                         self.clear_pending(&probe, ns, key);
                         if live {
                             self.bump(Counter::Deletes);
@@ -90,8 +90,8 @@ impl Cache {
                 stored_at: header.stored_at,
             };
             let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
-            let new_word = make_word(probe.tag, offset, draft.entry_len());
-            if self.index()[slot].compare_exchange(word, new_word, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+            let new_word = make_word(probe.tag, offset, draft.entry_len()) | (word & AWAY);
+            if self.index().swap(slot, word, new_word, Ordering::AcqRel) {
                 self.bump(Counter::Sets);
                 return Ok(Some(next));
             }

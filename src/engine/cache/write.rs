@@ -22,7 +22,7 @@ use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Names
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
 use crate::engine::error::Error;
-use crate::engine::index::{make_word, word_offset, OFFSET_PERIOD, PENDING};
+use crate::engine::index::{is_hint_word, make_word, word_offset, AWAY, OFFSET_PERIOD, PENDING};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -270,14 +270,13 @@ impl Cache {
             let word = make_word(probe.tag, offset, d.entry_len());
             let mut lost = false;
             let published = match lookup {
-                Lookup::Present { slot, word: old, .. } if G::GUARDED => match self.publish_guarded(slot, old, word, guard) {
+                // The new word stays in the slot of the old one, home or away.
+                Lookup::Present { slot, word: old, .. } if G::GUARDED => match self.publish_guarded(slot, old, word | (old & AWAY), guard) {
                     Guarded::Retry => false,
                     Guarded::Published => true,
                     Guarded::Lost => return Ok(false),
                 },
-                Lookup::Present { slot, word: old, .. } => self.index()[slot]
-                    .compare_exchange(old, word, Ordering::AcqRel, Ordering::Relaxed)
-                    .is_ok(),
+                Lookup::Present { slot, word: old, .. } => self.index().swap(slot, old, word | (old & AWAY), Ordering::AcqRel),
                 Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, guard, &mut lost),
             };
             if G::GUARDED && lost {
@@ -300,14 +299,14 @@ impl Cache {
     fn publish_guarded<G: PublishGuard>(&self, slot: usize, old: u64, word: u64, guard: &mut G) -> Guarded {
         let index = self.index();
         let pending = word | PENDING;
-        if index[slot].compare_exchange(old, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+        if !index.swap(slot, old, pending, Ordering::SeqCst) {
             return Guarded::Retry;
         }
         if !guard.still_current() {
-            let _ = index[slot].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+            let _ = index.swap(slot, pending, 0, Ordering::SeqCst);
             return Guarded::Lost;
         }
-        if index[slot].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+        if index.swap(slot, pending, word, Ordering::SeqCst) {
             Guarded::Published
         } else {
             Guarded::Lost
@@ -394,13 +393,13 @@ impl Cache {
     #[inline(never)]
     pub(super) fn clear_dead_words(&self, lap: u64) {
         let index = self.index();
-        let slots = index.len() as u64;
+        let slots = index.words.len() as u64;
         let laps_per_round = (SWEEP_ROUND_BYTES / self.capacity).max(1);
         let share = slots.div_ceil(laps_per_round);
         let first = (lap % laps_per_round).saturating_mul(share).min(slots);
         let end = first.saturating_add(share).min(slots);
-        for slot in &index[first as usize..end as usize] {
-            let word = slot.load(Ordering::Acquire);
+        for slot in (first as usize..end as usize).filter(|&w| !is_hint_word(w)) {
+            let word = index.load(slot, Ordering::Acquire);
             if word == 0 {
                 continue;
             }
@@ -408,7 +407,7 @@ impl Cache {
             // between, which would then decode to an old offset and look dead.
             let tail = self.tail();
             if !ring::is_intact(tail, word_offset(word, tail), self.capacity) {
-                let _ = slot.compare_exchange(word, 0, Ordering::AcqRel, Ordering::Relaxed);
+                let _ = index.swap(slot, word, 0, Ordering::AcqRel);
             }
         }
     }

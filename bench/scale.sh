@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# shmcache against APCu at 1k, 10k, 100k and 1M keys (bench/scale.php), each cache sized for
+# the keys as its documentation recommends: APCu's apc.entries_hint = the keys and a
+# shm_size that holds them; shmcache's key table at about 70% of its slots (7 slots per 64
+# bytes) and a value ring that holds them. BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS,
+# BENCH_CELLS (a regex of cell names) narrow or lengthen a run. BENCH_SO: another build.
+source "$(dirname "$0")/../scripts/common.sh"
+[ -n "${BENCH_SO:-}" ] || build_release
+apt_need php8.2-apcu
+APCU_SO=$(php-config --extension-dir)/apcu.so
+for n in ${BENCH_SIZES:-1000 10000 100000 1000000}; do
+  # 2n keys (strings and ints) plus n more for the delete cell.
+  keys=$((3 * n))
+  keys_mem=$(( (keys * 64 / 7 * 10 / 7 / 1048576 + 1) * 1048576 ))
+  values_mem=$(( (keys * 160 / 1048576 + 16) * 1048576 ))
+  php -n \
+    -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size=$(( keys * 400 / 1048576 + 32 ))M -d apc.entries_hint=$keys \
+    -d extension="${BENCH_SO:-$SO}" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=$keys_mem \
+    -d shmcache.values_memory_size=$values_mem -d memory_limit=2G \
+    "$ROOT/bench/scale.php" "$n" "${BENCH_ROUNDS:-5}" "${BENCH_SECONDS:-0.15}"
+done

@@ -1,0 +1,62 @@
+//! The key index reads one cache line per lookup: at 80% of its slots used, hits and misses
+//! read at most 1.1 lines on average (a key lives in its home bucket unless that is full; a
+//! miss reads the away bucket only when the home's hint counts a key of its group away), and
+//! the hints come back to zero when the keys living away are gone.
+//!
+//! Needs the `fuzzing` hooks (scripts/test.sh runs it with them):
+//!
+//!   cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
+//!     --test index_lines
+#![cfg(feature = "fuzzing")]
+
+use shmcache::engine::{Cache, Config, Namespace, ValueKind};
+
+const STR: ValueKind = ValueKind(6);
+
+fn filled(percent: u64) -> (Cache, u64) {
+    let c = Cache::create(&Config { keys_memory_size: 4 << 20, values_memory_size: 64 << 20, compress_threshold: 0 }).unwrap();
+    let keys = c.stats().slots_total * percent / 100;
+    let root = Namespace::root();
+    for i in 0..keys {
+        assert!(c.set(&root, format!("wp:options:{i}").as_bytes(), STR, b"1", 0).unwrap());
+    }
+    (c, keys)
+}
+
+fn mean_lines(c: &Cache, keys: impl Iterator<Item = String>) -> (f64, u64) {
+    let root = Namespace::root();
+    let (mut lines, mut n) = (0u64, 0u64);
+    for k in keys {
+        lines += u64::from(c.fuzz_index_lines_read(&root, k.as_bytes()));
+        n += 1;
+    }
+    (lines as f64 / n as f64, n)
+}
+
+#[test]
+fn lookups_read_at_most_1_1_lines_at_80_percent_load() {
+    let (c, keys) = filled(80);
+    let root = Namespace::root();
+    let (hit, n) = mean_lines(&c, (0..keys).map(|i| format!("wp:options:{i}")));
+    let (miss, m) = mean_lines(&c, (0..keys).map(|i| format!("absent:{i}")));
+    eprintln!("80% load: {n} hits read {hit:.4} lines each, {m} misses {miss:.4}");
+    // Every key is there, whichever bucket it is in (the hinted read finds those living away).
+    let kept = (0..keys).filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap()).count() as u64;
+    assert_eq!(kept, keys);
+    assert!(hit <= 1.1, "hits read {hit} lines");
+    assert!(miss <= 1.1, "misses read {miss} lines");
+    assert!(hit > 1.0, "some keys live away at 80% load (else this test measures nothing)");
+}
+
+#[test]
+fn hints_return_to_zero_when_the_away_keys_are_deleted() {
+    let (c, keys) = filled(85);
+    let root = Namespace::root();
+    assert!(c.fuzz_hint_total() > 0, "at 85% load some keys live away");
+    for i in 0..keys {
+        c.delete(&root, format!("wp:options:{i}").as_bytes()).unwrap();
+    }
+    assert_eq!(c.fuzz_hint_total(), 0, "every away word uncounted as it left");
+    let (miss, _) = mean_lines(&c, (0..10_000).map(|i| format!("absent:{i}")));
+    assert_eq!(miss, 1.0);
+}
