@@ -27,7 +27,7 @@ use std::thread::LocalKey;
 
 use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
-use super::index::{key_hash, namespace_hash, KeyTable, Probe, WORDS_PER_BUCKET};
+use super::index::{key_hash, last_byte, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET};
 use super::namespace::NamespaceTable;
 use super::region::{Config, Region, COORDINATION_WORDS, NS_BUCKETS, NS_BUCKET_BYTES, NS_BUCKET_WORDS};
 use super::ring;
@@ -46,6 +46,7 @@ mod write;
 
 pub use listing::ListedEntry;
 pub use sink::ValueSink;
+pub use write::Mode as WriteMode;
 
 /// The type tag stored with a value. The engine only interprets `INT` (8 bytes, little endian);
 /// other tags belong to the caller's codec.
@@ -169,6 +170,7 @@ pub struct Cache {
     /// Every access to the ring's bytes goes through this view.
     ring: ring::RingView,
     bucket_count: u64,
+    buckets: Buckets,
     max_entry_len: u64,
     compress_threshold: u64,
 }
@@ -188,6 +190,7 @@ impl Cache {
             // `region` (moved into the same Cache) keeps mapped as long as the view is used.
             ring: unsafe { ring::RingView::new(region.ring_ptr(), h.ring_capacity) },
             bucket_count: h.bucket_count,
+            buckets: Buckets::new(h.bucket_count),
             max_entry_len: h.max_entry_len,
             compress_threshold: h.compress_threshold,
             region,
@@ -239,7 +242,7 @@ impl Cache {
     }
 
     fn probe(&self, ns: &Namespace, key: &[u8]) -> Probe {
-        Probe::new(key_hash(ns.hash, key), self.bucket_count)
+        Probe::new(key_hash(ns.hash, key), last_byte(key), self.buckets)
     }
 
     /// The generation readers compare entries with; None = nothing in this namespace is live.

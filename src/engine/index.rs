@@ -35,7 +35,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Words of a bucket: one 64-byte cache line.
 pub(crate) const WORDS_PER_BUCKET: usize = 8;
@@ -69,7 +69,27 @@ pub(crate) fn namespace_hash(name: &[u8]) -> u64 {
 /// and the key's part of its entries' checksums.
 #[inline]
 pub(crate) fn key_hash(ns_hash: u64, key: &[u8]) -> u64 {
-    xxh3_64_with_seed(key, ns_hash)
+    string_hash(key).wrapping_add(ns_hash)
+}
+
+/// A key's last byte (0 for an empty key), which places it beside keys that differ only there
+/// (`Probe::new`).
+#[inline(always)]
+pub(crate) fn last_byte(key: &[u8]) -> u8 {
+    key.last().copied().unwrap_or(0)
+}
+
+/// The hash of a key's bytes: DJBX33A from 5381 with the top bit set, the hash PHP keeps in
+/// every string it has hashed (`zend_string_hash_val`) wherever the bytes are ASCII (PHP adds
+/// bytes as C `char`s, signed on x86, so above 0x7f its value differs: the PHP glue uses its
+/// cached hash only for ASCII keys).
+#[inline]
+pub fn string_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 5381;
+    for &b in bytes {
+        h = h.wrapping_mul(33).wrapping_add(u64::from(b));
+    }
+    h | 1 << 63
 }
 
 #[inline]
@@ -87,13 +107,55 @@ fn away_step(tag: u64, bucket_count: u64) -> u64 {
 /// The away bucket of a key whose home is `home`.
 #[inline]
 pub(crate) fn away_bucket(home: u64, tag: u64, bucket_count: u64) -> u64 {
-    if bucket_count < 2 { home } else { (home + away_step(tag, bucket_count)) % bucket_count }
+    if bucket_count < 2 {
+        return home;
+    }
+    let away = home + away_step(tag, bucket_count);
+    if away >= bucket_count { away - bucket_count } else { away }
 }
 
 /// The home bucket of a key whose away bucket is `away`.
 #[inline]
 pub(crate) fn home_bucket(away: u64, tag: u64, bucket_count: u64) -> u64 {
-    if bucket_count < 2 { away } else { (away + bucket_count - away_step(tag, bucket_count)) % bucket_count }
+    if bucket_count < 2 {
+        return away;
+    }
+    let step = away_step(tag, bucket_count);
+    if away >= step { away - step } else { away + bucket_count - step }
+}
+
+/// A 64-bit finaliser (murmur3's): every output bit depends on every input bit.
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// The number of buckets, with what turns a hash into a bucket by a multiplication instead of
+/// a division (Lemire's fastmod: `magic` = 2^64 / count, rounded up).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Buckets {
+    pub count: u64,
+    magic: u64,
+}
+
+impl Buckets {
+    pub fn new(count: u64) -> Buckets {
+        assert!((1..=u64::from(u32::MAX)).contains(&count));
+        Buckets { count, magic: (u64::MAX / count).wrapping_add(1) }
+    }
+
+    /// `x % count`.
+    #[inline(always)]
+    fn of(&self, x: u32) -> u64 {
+        if self.count == 1 {
+            return 0;
+        }
+        ((u128::from(self.magic.wrapping_mul(u64::from(x))) * u128::from(self.count)) >> 64) as u64
+    }
 }
 
 /// Where a key may live and how its slots are recognised.
@@ -107,11 +169,21 @@ pub(crate) struct Probe {
 }
 
 impl Probe {
+    /// `hash` is the key's `key_hash`, `last` the key's last byte. Keys that differ only in
+    /// their last byte (`post:41`, `post:42`) get neighbouring home buckets, so reading such keys
+    /// in order reads the index in order; otherwise homes are spread by a strong mix. (The
+    /// string hash is PHP's DJBX33A, in which a last byte adds its value to 33 times the hash of
+    /// the rest: `hash - last` is the same for such keys and mixed into their base bucket. Homes
+    /// taken straight from DJBX33A modulo the bucket count, as PHP's tables do, kept the same
+    /// locality but crowded keys like `wp:options:N` into clusters: 27% of them had to live
+    /// away at 80% load instead of 9%.) The tag takes its bits from all of the hash, mixed.
     #[inline]
-    pub fn new(hash: u64, bucket_count: u64) -> Probe {
-        let home = fastrange(hash, bucket_count);
-        let tag = (hash & TAG_MASK) | 0x4000;
-        Probe { hash, tag, buckets: [home, away_bucket(home, tag, bucket_count)] }
+    pub fn new(hash: u64, last: u8, buckets: Buckets) -> Probe {
+        let base = mix(hash.wrapping_sub(u64::from(last)));
+        let home = buckets.of((base >> 32) as u32) + u64::from(last) % buckets.count;
+        let home = if home >= buckets.count { home - buckets.count } else { home };
+        let tag = ((mix(hash) >> 49) & TAG_MASK) | 0x4000;
+        Probe { hash, tag, buckets: [home, away_bucket(home, tag, buckets.count)] }
     }
 
     /// Whether the key has an away bucket distinct from its home.
@@ -298,10 +370,29 @@ mod tests {
     }
 
     #[test]
+    fn fastmod_is_the_remainder() {
+        for n in [1u64, 2, 3, 7, 1000, 65_536, 262_139, 1 << 28] {
+            let b = Buckets::new(n);
+            for x in [0u32, 1, 2, 63, 64, 65_535, 65_536, 999_999, 0x7fff_ffff, 0x8000_0000, u32::MAX - 1, u32::MAX] {
+                assert_eq!(b.of(x), u64::from(x) % n, "{x} % {n}");
+            }
+        }
+    }
+
+    /// For ASCII bytes, the values PHP's `zend_inline_hash_func` gives (DJBX33A from 5381, top
+    /// bit set), worked out by hand from its definition.
+    #[test]
+    fn string_hash_is_djbx33a() {
+        assert_eq!(string_hash(b""), 5381 | 1 << 63);
+        assert_eq!(string_hash(b"a"), (5381 * 33 + 97) | 1 << 63);
+        assert_eq!(string_hash(b"ab"), ((5381 * 33 + 97) * 33 + 98) | 1 << 63);
+    }
+
+    #[test]
     fn probes_stay_in_range_and_differ() {
         for n in [1u64, 2, 3, 1000, 1 << 20] {
             for h in [0u64, 1, u64::MAX, 0x1234_5678_9abc_def0] {
-                let p = Probe::new(h, n);
+                let p = Probe::new(h, b'7', Buckets::new(n));
                 assert!(p.buckets[0] < n && p.buckets[1] < n);
                 if n > 1 {
                     assert_ne!(p.buckets[0], p.buckets[1]);
@@ -322,7 +413,7 @@ mod tests {
     fn hints_count_the_away_words_present() {
         let words = table(1000);
         let t = KeyTable { words: &words, bucket_count: 1000 };
-        let p = Probe::new(0x1234_5678_9abc_def0, 1000);
+        let p = Probe::new(0x1234_5678_9abc_def0, b'x', Buckets::new(1000));
         let away_slot = p.buckets[1] as usize * WORDS_PER_BUCKET + 3;
         let home_slot = p.buckets[0] as usize * WORDS_PER_BUCKET + 2;
         let counted = || (t.hint(p.buckets[0], Ordering::SeqCst) >> hint_shift(p.tag)) & 15;

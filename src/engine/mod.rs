@@ -16,7 +16,8 @@ mod region;
 mod ring;
 mod stats;
 
-pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink};
+pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink, WriteMode};
+pub use index::string_hash;
 pub use error::Error;
 pub use region::{Config, Region, COORDINATION_WORDS, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 pub use stats::Stats;

@@ -9,7 +9,8 @@ use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
-    array_key_bytes, key_bytes, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg, KeyBytes,
+    array_key_bytes, key_bytes, key_string_hash, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg,
+    KeyBytes,
 };
 use super::codec;
 use super::hash::{self, Key};
@@ -18,7 +19,7 @@ use super::sink::ZvalSink;
 use super::zalloc::alloc_zend_string;
 use super::cache;
 use super::tier;
-use crate::engine::{Error, Namespace, ValueKind, ValueSink};
+use crate::engine::{string_hash, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode};
 use crate::tier::WriteMode;
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
@@ -90,11 +91,11 @@ impl StackMessage {
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
 #[inline]
-pub(super) fn fetch_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+pub(super) fn fetch_into(ns: &Namespace, key: &[u8], key_string_hash: u64, out: &mut Zval) -> PhpResult<bool> {
     if tier::on() {
         return fetch_near_into(ns, key, out);
     }
-    fetch_local_into(ns, key, out)
+    fetch_local_hashed_into(ns, key, key_string_hash, out)
 }
 
 /// `fetch_into` in tiered mode. A near hit, once the request trusts its near copy (a load and
@@ -148,9 +149,15 @@ fn fetch_from_redis_into(cache: &crate::engine::Cache, ns: &Namespace, key: &[u8
 /// no shared tier).
 #[inline(always)]
 pub(super) fn fetch_local_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
+    fetch_local_hashed_into(ns, key, string_hash(key), out)
+}
+
+/// `fetch_local_into` of a key whose string hash the caller has (`args::key_string_hash`).
+#[inline]
+fn fetch_local_hashed_into(ns: &Namespace, key: &[u8], key_string_hash: u64, out: &mut Zval) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
-    match cache.get_into(ns, key, &mut sink) {
+    match cache.get_into_hashed(ns, key, key_string_hash, &mut sink) {
         Ok(Some(kind)) => take_value(kind, &mut sink, out),
         Ok(None) => Ok(false),
         Err(e) => Err(value_error(e.to_string())),
@@ -195,8 +202,8 @@ fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult
 
 /// The value of `key`, or false (`found` tells them apart), written into `out` (null).
 pub fn get_into(ns: &Namespace, func: &str, key: &Zval, found: &mut Found, out: &mut Zval) -> PhpResult<()> {
-    let key = key_bytes(key, &arg(func, 1, "key"))?;
-    let hit = fetch_into(ns, &key, out)?;
+    let bytes = key_bytes(key, &arg(func, 1, "key"))?;
+    let hit = fetch_into(ns, &bytes, key_string_hash(key, &bytes), out)?;
     found.set(hit);
     if !hit {
         out.set_bool(false);
@@ -284,7 +291,7 @@ fn get_multi_tiered(ns: &Namespace, keys: &ZendHashTable, mut out: ZBox<ZendHash
     hash::try_for_each(&copy, |_, k| -> PhpResult<()> {
         let Some(bytes) = unchecked_key_bytes(k) else { return Ok(()) };
         let mut v = Zval::new();
-        let hit = fetch_into(ns, &bytes, &mut v)?;
+        let hit = fetch_into(ns, &bytes, key_string_hash(k, &bytes), &mut v)?;
         drop(bytes);
         if hit {
             match k.zend_str() {
@@ -311,6 +318,7 @@ impl AsRef<[u8]> for CallerKey<'_> {
 }
 
 pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
+    let key_zval = key;
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
@@ -321,11 +329,12 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
         tier::warn_pending();
         return Ok(stored);
     }
-    let r = match mode {
-        Write::Set => cache.set(ns, &key, encoded.kind, encoded.bytes(), ttl),
-        Write::Add => cache.add(ns, &key, encoded.kind, encoded.bytes(), ttl),
-        Write::Replace => cache.replace(ns, &key, encoded.kind, encoded.bytes(), ttl),
+    let mode = match mode {
+        Write::Set => StoreMode::Set,
+        Write::Add => StoreMode::Add,
+        Write::Replace => StoreMode::Replace,
     };
+    let r = cache.write_hashed(ns, &key, key_string_hash(key_zval, &key), mode, encoded.kind, encoded.bytes(), ttl);
     // A refusal's warning may run user code that never returns (see `refused`).
     drop(encoded);
     r.or_else(refused)
@@ -429,6 +438,7 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
 }
 
 pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
+    let key_zval = key;
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let Some(cache) = cache() else { return Ok(false) };
     if tier::on() {
@@ -436,7 +446,7 @@ pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
         tier::warn_pending();
         return Ok(deleted);
     }
-    cache.delete(ns, &key).or_else(refused)
+    cache.delete_hashed(ns, &key, key_string_hash(key_zval, &key)).or_else(refused)
 }
 
 /// Deletes each key of the list; the keys that were live (and are deleted now) come back, as

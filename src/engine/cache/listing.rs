@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use super::{Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::{checksum_of, HEADER_LEN};
-use crate::engine::index::{is_hint_word, is_pending, key_hash, word_offset, word_tag, Probe};
+use crate::engine::index::{is_hint_word, is_pending, key_hash, last_byte, word_offset, word_tag, Probe};
 use crate::engine::MAX_KEY_LEN;
 
 /// How many slots ahead of the one being read `entries` requests an entry's header.
@@ -117,7 +117,7 @@ impl Cache {
         }
         let hash = key_hash(ns.hash, key);
         // Only a slot a lookup of this key visits: a read could not return anything else.
-        let probe = Probe::new(hash, self.bucket_count);
+        let probe = Probe::new(hash, last_byte(key), self.buckets);
         if word_tag(word) != probe.tag || !probe.slots().any(|s| s == slot) {
             return None;
         }

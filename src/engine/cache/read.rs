@@ -20,7 +20,7 @@ use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, Valu
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
 use crate::engine::error::Error;
-use crate::engine::index::{hint_says_away, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
+use crate::engine::index::{hint_says_away, last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
 use crate::engine::lz4;
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -422,8 +422,15 @@ impl Cache {
     /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
     /// kind is returned; on a miss the sink holds nothing the caller should use.
     pub fn get_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+        self.get_into_hashed(ns, key, string_hash(key), sink)
+    }
+
+    /// `get_into` of a key whose `string_hash` the caller has at hand (PHP keeps it in every
+    /// string it has hashed); it must be `string_hash(key)`.
+    pub fn get_into_hashed<S: ValueSink>(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, sink: &mut S) -> Result<Option<ValueKind>, Error> {
+        debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = self.probe(ns, key);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
         let generation = self.read_generation(ns);
         let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
         // Counted directly rather than through a ReadTally: one read needs no batching, and

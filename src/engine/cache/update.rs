@@ -13,15 +13,21 @@ use super::write::{Draft, MAX_ATTEMPTS};
 use super::{check_key, Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::entry_len;
 use crate::engine::error::Error;
-use crate::engine::index::{make_word, AWAY};
+use crate::engine::index::{last_byte, make_word, string_hash, Probe, AWAY};
 use crate::engine::stats::Counter;
 
 impl Cache {
     /// Removes `key`; true when a live entry was removed. A write of the key still pending
     /// (not yet visible) is cleared too, so it cannot publish after the delete.
     pub fn delete(&self, ns: &Namespace, key: &[u8]) -> Result<bool, Error> {
+        self.delete_hashed(ns, key, string_hash(key))
+    }
+
+    /// `delete` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
+    pub fn delete_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64) -> Result<bool, Error> {
+        debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = self.probe(ns, key);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
         // The value is validated too, though the slot is emptied either way: delete reports a
         // key live exactly when get, exists, add and replace would see it live (an entry whose
         // value fails its checksum is not). The value is only hashed (from a scratch copy), never
@@ -81,6 +87,7 @@ impl Cache {
             let draft = Draft {
                 ns,
                 key,
+                key_hash: probe.hash,
                 kind: ValueKind::INT,
                 stored: &bytes,
                 flags: 0,

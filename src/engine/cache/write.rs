@@ -22,7 +22,7 @@ use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Names
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
 use crate::engine::error::Error;
-use crate::engine::index::{is_hint_word, make_word, word_offset, AWAY, OFFSET_PERIOD, PENDING};
+use crate::engine::index::{is_hint_word, last_byte, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD, PENDING};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -48,9 +48,12 @@ const _: () = assert!(3 * SWEEP_ROUND_BYTES + 3 * crate::engine::MAX_VALUES_MEMO
 
 /// What a write does when the key is (or is not) already live.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
+pub enum Mode {
+    /// Store whether or not the key is live.
     Set,
+    /// Store only if the key is not live.
     Add,
+    /// Store only if the key is live.
     Replace,
 }
 
@@ -58,6 +61,8 @@ pub(super) enum Mode {
 pub(super) struct Draft<'a> {
     pub(super) ns: &'a Namespace,
     pub(super) key: &'a [u8],
+    /// `key_hash` of the namespace and key.
+    pub(super) key_hash: u64,
     pub(super) kind: ValueKind,
     pub(super) stored: &'a [u8],
     pub(super) flags: u8,
@@ -117,7 +122,15 @@ pub(super) struct Appended {
 
 impl Cache {
     pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Unguarded)
+        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Unguarded)
+    }
+
+    /// `set`, `add` or `replace` (`mode`) of a key whose `string_hash` the caller has at hand
+    /// (PHP keeps it in every string it has hashed); it must be `string_hash(key)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, mode: Mode, kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+        debug_assert_eq!(key_string_hash, string_hash(key));
+        self.store(ns, key, key_string_hash, kind, value, Lifetime::Ttl(ttl), mode, &mut Unguarded)
     }
 
     /// `set` for a value copied from elsewhere that may be out of date by the time it lands:
@@ -135,7 +148,7 @@ impl Cache {
         ttl: i64,
         still_current: impl FnMut() -> bool,
     ) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Checked(still_current))
+        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Checked(still_current))
     }
 
     /// `set_if_current` with an absolute expiry (Unix seconds, 0 = never): a copy of a value
@@ -150,17 +163,17 @@ impl Cache {
         expires_at: u64,
         still_current: impl FnMut() -> bool,
     ) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, Lifetime::Until(expires_at), Mode::Set, &mut Checked(still_current))
+        self.store(ns, key, string_hash(key), kind, value, Lifetime::Until(expires_at), Mode::Set, &mut Checked(still_current))
     }
 
     /// Stores only if the key is not live; exactly one of many concurrent adders wins.
     pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Add, &mut Unguarded)
+        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Add, &mut Unguarded)
     }
 
     /// Stores only if the key is live.
     pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, kind, value, Lifetime::Ttl(ttl), Mode::Replace, &mut Unguarded)
+        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Replace, &mut Unguarded)
     }
 
     /// The expiry and store time of a write into `ns`, from one clock read.
@@ -190,6 +203,7 @@ impl Cache {
         &self,
         ns: &Namespace,
         key: &[u8],
+        key_string_hash: u64,
         kind: ValueKind,
         value: &[u8],
         lifetime: Lifetime,
@@ -211,6 +225,7 @@ impl Cache {
             let draft = Draft {
                 ns,
                 key,
+                key_hash: key_string_hash.wrapping_add(ns.hash),
                 kind,
                 stored,
                 flags,
@@ -230,7 +245,7 @@ impl Cache {
     }
 
     pub(super) fn store_draft<G: PublishGuard>(&self, d: &Draft<'_>, mode: Mode, guard: &mut G) -> Result<bool, Error> {
-        let probe = self.probe(d.ns, d.key);
+        let probe = Probe::new(d.key_hash, last_byte(d.key), self.buckets);
         // The entry will most likely go where the tail is now (unless another process appends
         // first): start loading those lines while the lookup below waits for its bucket, so
         // the writes into the ring find them in cache instead of stalling the atomics after.
