@@ -7,7 +7,7 @@ var_dump($rc->isFinal(), $rc->isInstantiable(), $rc->isInternal(), $rc->isAbstra
 // The documented methods (api.md allows additions)
 $methods = array_map(fn($m) => $m->getName(), $rc->getMethods());
 $documented = ['__construct', 'add', 'addMulti', 'cas', 'decr', 'delete', 'deleteMulti', 'exists', 'flush', 'get', 'getMulti',
-               'getNamespace', 'incr', 'info', 'replace', 'set', 'setMulti'];
+               'getNamespace', 'incr', 'info', 'replace', 'set', 'setMulti', 'ttl'];
 echo 'missing methods: ', implode(' ', array_diff($documented, $methods)) ?: 'none', "\n";
 foreach ($rc->getMethods() as $m) {
     if (!$m->isPublic() || $m->isStatic()) echo $m->getName(), " is not a public instance method\n";

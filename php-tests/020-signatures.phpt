@@ -1,18 +1,18 @@
 --TEST--
 Functions and methods have the signatures documented in api.md
 --DESCRIPTION--
-incr/decr return int|false as api.md says; their reflected return type is "mixed" because
+incr/decr return int|false as api.md says, and ttl int|false too; their reflected return type is "mixed" because
 ext-php-rs cannot declare a union return type (see stubs/shmcache.stub.php).
 --FILE--
 <?php
 require __DIR__ . '/inc/signature.inc';
 foreach (['shmcache_get', 'shmcache_get_multi', 'shmcache_set', 'shmcache_set_multi', 'shmcache_add', 'shmcache_add_multi',
           'shmcache_replace', 'shmcache_cas', 'shmcache_incr', 'shmcache_decr', 'shmcache_delete', 'shmcache_delete_multi',
-          'shmcache_exists', 'shmcache_flush', 'shmcache_info'] as $f) {
+          'shmcache_exists', 'shmcache_ttl', 'shmcache_flush', 'shmcache_info'] as $f) {
     echo shm_signature(new ReflectionFunction($f)), "\n";
 }
 foreach (['__construct', 'get', 'getMulti', 'set', 'setMulti', 'add', 'addMulti', 'replace', 'cas', 'incr', 'decr',
-          'delete', 'deleteMulti', 'exists', 'flush', 'info'] as $m) {
+          'delete', 'deleteMulti', 'exists', 'ttl', 'flush', 'info'] as $m) {
     echo 'ShmCache::', shm_signature(new ReflectionMethod('ShmCache', $m)), "\n";
 }
 ?>
@@ -30,6 +30,7 @@ shmcache_decr(string $key, int $step = 1): mixed
 shmcache_delete(string $key): bool
 shmcache_delete_multi(array $keys): array
 shmcache_exists(string $key): bool
+shmcache_ttl(string $key): mixed
 shmcache_flush(): bool
 shmcache_info(): array
 ShmCache::__construct(string $namespace = '')
@@ -46,5 +47,6 @@ ShmCache::decr(string $key, int $step = 1): mixed
 ShmCache::delete(string $key): bool
 ShmCache::deleteMulti(array $keys): array
 ShmCache::exists(string $key): bool
+ShmCache::ttl(string $key): mixed
 ShmCache::flush(): bool
 ShmCache::info(): array

@@ -298,6 +298,20 @@ function shmcache_delete_multi(array $keys): mixed {}
 function shmcache_exists(string $key): bool {}
 
 /**
+ * The whole seconds a live key has left. Counts neither a hit nor a miss. Given back as the
+ * $ttl of a write in the same second, it keeps the key's expiry time (rewriting a value that
+ * shmcache_incr() refuses, say, without making it live longer or forever).
+ *
+ * @param string|int $key 1..4096 bytes, binary-safe; an int is used as its decimal string.
+ * @return int|false Seconds left, at least 1; 0 when the key never expires. False when it is
+ *                   missing, expired, deleted or flushed, or when the extension has no region.
+ *                   In tiered mode: Redis' remaining time, rounded down (at least 1).
+ * @throws ValueError If the key is empty or longer than 4096 bytes.
+ * @throws TypeError If the key is not a string or an int.
+ */
+function shmcache_ttl(string $key): mixed {}
+
+/**
  * Invalidates everything, in every namespace, in O(1): a single increment of the
  * region's flush epoch, no matter how full the cache is.
  *
@@ -521,6 +535,17 @@ final class ShmCache
      * @throws TypeError If the key is not a string or an int.
      */
     public function exists(string $key): bool {}
+
+    /**
+     * The whole seconds a live key of this namespace has left. See shmcache_ttl().
+     *
+     * @param string|int $key 1..4096 bytes, binary-safe; an int is used as its decimal string.
+     * @return int|false Seconds left, at least 1; 0 when the key never expires; false when
+     *                   it is not live, or with no region.
+     * @throws ValueError If the key is empty or longer than 4096 bytes.
+     * @throws TypeError If the key is not a string or an int.
+     */
+    public function ttl(string $key): mixed {}
 
     /**
      * Invalidates this namespace only, in O(1), without touching other namespaces: the

@@ -502,6 +502,33 @@ fn a_near_copy_never_outlives_redis_copy() {
     assert!(near * 1000 <= far, "the reader's near copy dies at {near}000, Redis' at {far}");
 }
 
+/// `ttl` answers from Redis on every server, the near copy or not: whole seconds rounded down
+/// (at least 1), 0 without an expiry, None when Redis has no such key. Written back with a
+/// replace, it keeps the key dying when it would have.
+#[test]
+fn ttl_is_redis_remaining_time_and_a_replace_given_it_keeps_the_expiry() {
+    let redis = Redis::start("ttl-read");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"forever", STRING, b"v", 0, WriteMode::Set));
+    assert!(ta.store(&a, &root, b"minute", STRING, b"v", 60, WriteMode::Set));
+    assert!(ta.store(&a, &root, b"short", STRING, b"5", 3, WriteMode::Set));
+    tb.begin_request();
+    assert_eq!(tb.ttl(&b, &root, b"forever"), Some(0));
+    assert!(matches!(tb.ttl(&b, &root, b"minute"), Some(58..=60)), "{:?}", tb.ttl(&b, &root, b"minute"));
+    assert_eq!(tb.ttl(&b, &root, b"absent"), None);
+    redis.cli(&["PEXPIRE", "shmcache:d:0:0:0:minute", "400"]);
+    assert_eq!(tb.ttl(&b, &root, b"minute"), Some(1), "under a second left is 1, not 0 (never)");
+
+    let left = tb.ttl(&b, &root, b"short").unwrap();
+    assert!(tb.store(&b, &root, b"short", ValueKind::INT, &6i64.to_le_bytes(), left, WriteMode::Replace));
+    let pttl: i64 = redis.cli(&["PTTL", "shmcache:d:0:0:0:short"]).parse().unwrap();
+    assert!((1..=3000).contains(&pttl), "the replace kept the expiry: {pttl} ms left");
+    assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
+}
+
 /// `incr` past the ends of the 64-bit range wraps around in tiered mode as it does in the
 /// local engine (Redis' INCRBY refuses an overflow), and every server sees the wrapped value.
 #[test]

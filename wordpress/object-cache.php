@@ -761,8 +761,14 @@ class WP_Object_Cache {
 				continue; // It became an integer between the two calls.
 			}
 			$value = self::changed( $current, $offset );
+			// The engine's incr keeps the entry's expiry; this rewrite must give it back, or the
+			// value would live on with no TTL at all (issue 30). SHMCACHE_MAXTTL applies as to a set.
+			$left = $space->ttl( $id );
+			if ( false === $left ) {
+				continue; // Gone since the get: the next turn reports the miss.
+			}
 			// An integer from now on (unless a float): later calls are atomic increments.
-			if ( $space->replace( $id, $value ) ) {
+			if ( $space->replace( $id, $value, $this->ttl( $left ) ) ) {
 				$this->remember( $id, $group, $value );
 				return $value;
 			}

@@ -161,6 +161,11 @@ impl ShmCache {
         ops::exists(&self.ns, "ShmCache::exists", key.0)
     }
 
+    #[php(name = "ttl")]
+    pub fn ttl(&self, key: KeyArg) -> PhpResult<Zval> {
+        ops::ttl(&self.ns, "ShmCache::ttl", key.0)
+    }
+
     /// Flushes this namespace only (everything for the root namespace ""), in O(1).
     #[php(name = "flush")]
     pub fn flush(&self) -> bool {

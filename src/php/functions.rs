@@ -102,6 +102,12 @@ pub fn shmcache_exists(key: KeyArg) -> PhpResult<bool> {
 }
 
 #[php_function]
+#[php(name = "shmcache_ttl")]
+pub fn shmcache_ttl(key: KeyArg) -> PhpResult<Zval> {
+    ops::ttl(root(), "shmcache_ttl", key.0)
+}
+
+#[php_function]
 #[php(name = "shmcache_flush")]
 pub fn shmcache_flush() -> bool {
     ops::flush(root())
@@ -128,6 +134,7 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         .function(wrap_function!(shmcache_delete))
         .function(wrap_function!(shmcache_delete_multi))
         .function(wrap_function!(shmcache_exists))
+        .function(wrap_function!(shmcache_ttl))
         .function(wrap_function!(shmcache_flush))
         .function(wrap_function!(shmcache_info))
 }

@@ -437,6 +437,40 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
     Ok(z)
 }
 
+/// The whole seconds a live key has left, 0 when it never expires, false when it is not live.
+pub fn ttl(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<Zval> {
+    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let mut z = Zval::new();
+    z.set_bool(false);
+    let Some(cache) = cache() else { return Ok(z) };
+    if tier::on() {
+        if let Some(n) = tier::ttl(cache, ns, &key) {
+            z.set_long(n);
+        }
+        tier::warn_pending();
+        return Ok(z);
+    }
+    match cache.times(ns, &key) {
+        Ok(Some(times)) => z.set_long(seconds_left(times.expires_at)),
+        Ok(None) => {}
+        Err(e) => {
+            refused(e)?;
+        }
+    }
+    Ok(z)
+}
+
+/// Counted on the engine's clock (whole Unix seconds, a key live while they are below its
+/// expiry), so that a write given the result at once gets the very same expiry; never 0 for an
+/// entry that expires, since 0 means "never".
+fn seconds_left(expires_at: u64) -> i64 {
+    if expires_at == 0 {
+        return 0;
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    i64::try_from(expires_at.saturating_sub(now).max(1)).unwrap_or(i64::MAX)
+}
+
 pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key_zval = key;
     let key = key_bytes(key, &arg(func, 1, "key"))?;

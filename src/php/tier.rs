@@ -256,6 +256,10 @@ pub fn exists(cache: &Cache, ns: &Namespace, key: &[u8]) -> bool {
     with(|t| t.exists(cache, ns, key)).unwrap_or(false)
 }
 
+pub fn ttl(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
+    with(|t| t.ttl(cache, ns, key)).flatten()
+}
+
 pub fn incr(cache: &Cache, ns: &Namespace, key: &[u8], delta: i64) -> Option<i64> {
     with(|t| t.incr(cache, ns, key, delta)).flatten()
 }

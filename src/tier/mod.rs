@@ -361,6 +361,23 @@ impl Tier {
         self.get(cache, ns, key, &mut scratch).is_some()
     }
 
+    /// Whole seconds `key` has left in Redis (0: no expiry); None when it is missing or the
+    /// request is not trusted. Asks Redis, not the near copy, whose expiry is only a bound.
+    /// Rounded down so that a rewrite given it dies no later than the original, except under
+    /// a second, reported as 1 because 0 would mean "never".
+    pub fn ttl(&mut self, cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
+        if !self.trusted(cache) {
+            return None;
+        }
+        let reply = self.call("ttl", ns, key, b"", b"")?;
+        match reply.as_slice() {
+            [Value::Int(-1)] => Some(0),
+            [Value::Int(pttl)] if *pttl >= 0 => Some((pttl / 1000).max(1)),
+            [Value::Int(_)] => None,
+            _ => self.protocol_error(),
+        }
+    }
+
     /// Adds `delta` to a live integer (wrapping around past 2^63, as the local engine does);
     /// None when missing or not an integer.
     pub fn incr(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], delta: i64) -> Option<i64> {

@@ -3,7 +3,7 @@
 -- No `#!lua` first line (Redis 7's flags): the script runs on Redis 6.0 and later and on
 -- Valkey, and behaves the same on all of them at `maxmemory` under `noeviction`. Redis then
 -- refuses a command that may grow memory only when it is the script's first write (a later
--- one must run, or the script would stop halfway). So the reading operations (get,
+-- one must run, or the script would stop halfway). So the reading operations (get, ttl,
 -- generation, sync) run; set, add, replace, incr, cas, flush and init fail at their first
 -- write, before anything changed (an OOM error: src/tier/mod.rs returns false for them and
 -- keeps the request's trust); delete's DEL comes first (a write that frees memory), so its
@@ -34,6 +34,8 @@ if op == 'get' then
   local v = redis.call('GET', k)
   if not v then return {false, 0, last_id()} end
   return {v, redis.call('PTTL', k), last_id()}
+elseif op == 'ttl' then
+  return {redis.call('PTTL', data_key())}
 elseif op == 'set' or op == 'add' or op == 'replace' then
   local k = data_key()
   local ttl = tonumber(b)

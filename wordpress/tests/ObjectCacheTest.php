@@ -194,6 +194,26 @@ final class ObjectCacheTest extends TestCase {
 		$this->assertSame( $expected, wp_cache_get( 'c', 'local-counters' ) );
 	}
 
+	/**
+	 * Issue 30: a numeric string is rewritten as a number, which must keep the time the entry
+	 * had left (with none, none), or a short-lived counter would never expire.
+	 */
+	public function test_incr_and_decr_of_a_numeric_string_keep_its_expiry() {
+		wp_cache_set( 'short', '5', 'counters', 2 );
+		wp_cache_set( 'float', '1.5', 'counters', 2 );
+		wp_cache_set( 'forever', '7', 'counters' );
+		$this->assertSame( 6, wp_cache_incr( 'short', 1, 'counters' ) );
+		$this->assertSame( 4, wp_cache_decr( 'short', 2, 'counters' ) );
+		$this->assertSame( 2.5, wp_cache_incr( 'float', 1, 'counters' ) );
+		$this->assertSame( 6, wp_cache_decr( 'forever', 1, 'counters' ) );
+		$this->assertSame( 4, $this->next_request()->get( 'short', 'counters' ), 'the result reached shared memory' );
+		sleep( 3 );
+		$later = $this->next_request();
+		$this->assertFalse( $later->get( 'short', 'counters' ), 'expired as set' );
+		$this->assertFalse( $later->get( 'float', 'counters' ), 'a float too' );
+		$this->assertSame( 6, $later->get( 'forever', 'counters' ), 'no expiry given, none added' );
+	}
+
 	public function test_private_and_dynamic_properties_are_reachable_like_core() {
 		$cache = $this->next_request();
 		$cache->set( 'k', 'v', 'props' );
@@ -631,6 +651,18 @@ final class ObjectCacheTest extends TestCase {
 			array( array( 'v', false, 'in the request' ), array( false, false, false ), 1, array( 'ignored-a', 'ignored-b' ) ),
 			$got
 		);
+	}
+
+	public function test_maxttl_caps_a_numeric_string_rewritten_by_incr() {
+		$got = self::run_php(
+			"define( 'SHMCACHE_MAXTTL', 2 );",
+			'wp_cache_set( "n", "5", "g" );
+			$values = array( wp_cache_incr( "n", 1, "g" ), ( new WP_Object_Cache() )->get( "n", "g" ) );
+			sleep( 3 );
+			$values[] = ( new WP_Object_Cache() )->get( "n", "g" );
+			echo json_encode( $values );'
+		);
+		$this->assertSame( array( 6, 6, false ), $got );
 	}
 
 	public function test_info_on_the_fallback() {
