@@ -176,8 +176,16 @@ pub struct Cache {
 }
 
 impl Cache {
+    /// A cache over a fresh anonymous region, every page faulted in (for a process that forks
+    /// the ones that use it: `Region::create`).
     pub fn create(config: &Config) -> Result<Cache, Error> {
-        Ok(Cache::over(Region::create(config)?))
+        Ok(Cache::over(Region::create(config, true)?))
+    }
+
+    /// `create` whose pages are faulted in as they are first used: for a process that will
+    /// not fork (the CLI), which then pays only for the memory it touches.
+    pub fn create_unpopulated(config: &Config) -> Result<Cache, Error> {
+        Ok(Cache::over(Region::create(config, false)?))
     }
 
     pub fn over(region: Region) -> Cache {

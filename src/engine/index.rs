@@ -79,17 +79,56 @@ pub(crate) fn last_byte(key: &[u8]) -> u8 {
     key.last().copied().unwrap_or(0)
 }
 
-/// The hash of a key's bytes: DJBX33A from 5381 with the top bit set, the hash PHP keeps in
-/// every string it has hashed (`zend_string_hash_val`) wherever the bytes are ASCII (PHP adds
-/// bytes as C `char`s, signed on x86, so above 0x7f its value differs: the PHP glue uses its
-/// cached hash only for ASCII keys).
+/// The hash of a key's bytes, the very value PHP keeps in every string it has hashed
+/// (`zend_string_hash_val`): DJBX33A from 5381, each byte added as a C `char` (signed on x86,
+/// unsigned on ARM, as PHP adds them), the top bit set. So the PHP glue can take it from the
+/// string instead of hashing the key again. Eight bytes are added at a time (`djb_word`).
 #[inline]
 pub fn string_hash(bytes: &[u8]) -> u64 {
     let mut h: u64 = 5381;
-    for &b in bytes {
-        h = h.wrapping_mul(33).wrapping_add(u64::from(b));
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = h.wrapping_mul(POW33[8]).wrapping_add(djb_word(u64::from_le_bytes(w.try_into().unwrap())));
+    }
+    let rest = words.remainder().len();
+    if rest > 0 {
+        // The last `rest` bytes as the top of a word whose other bytes are 0, which add nothing.
+        let word = if bytes.len() >= 8 {
+            u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap()) & (u64::MAX << (8 * (8 - rest)))
+        } else {
+            let mut buf = [0u8; 8];
+            buf[8 - rest..].copy_from_slice(words.remainder());
+            u64::from_le_bytes(buf)
+        };
+        h = h.wrapping_mul(POW33[rest]).wrapping_add(djb_word(word));
     }
     h | 1 << 63
+}
+
+/// Powers of 33 up to the 8th.
+const POW33: [u64; 9] = [1, 33, 1089, 35_937, 1_185_921, 39_135_393, 1_291_467_969, 42_618_442_977, 1_406_408_618_241];
+
+/// The sum of the 8 bytes of `w` (little endian) times 33^7, 33^6, … 1, in a few multiplies:
+/// byte pairs in 16-bit lanes, then pairs of pairs in 32-bit lanes (no lane can overflow:
+/// at most 255·33 + 255 and 8,670·1,089 + 8,670). Bytes count as C `char`s: where those are
+/// signed, a byte from 0x80 counts 256 less.
+#[inline(always)]
+fn djb_word(w: u64) -> u64 {
+    let sum = unsigned_djb_word(w);
+    if std::ffi::c_char::MIN == 0 {
+        return sum;
+    }
+    let negative = (w >> 7) & 0x0101_0101_0101_0101;
+    if negative == 0 { sum } else { sum.wrapping_sub(unsigned_djb_word(negative).wrapping_mul(256)) }
+}
+
+#[inline(always)]
+fn unsigned_djb_word(w: u64) -> u64 {
+    const BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+    const PAIRS: u64 = 0x0000_ffff_0000_ffff;
+    let pairs = (w & BYTES) * 33 + ((w >> 8) & BYTES);
+    let quads = (pairs & PAIRS) * 1089 + ((pairs >> 16) & PAIRS);
+    (quads & 0xffff_ffff) * POW33[4] + (quads >> 32)
 }
 
 #[inline]
@@ -180,8 +219,11 @@ impl Probe {
     #[inline]
     pub fn new(hash: u64, last: u8, buckets: Buckets) -> Probe {
         let base = mix(hash.wrapping_sub(u64::from(last)));
-        let home = buckets.of((base >> 32) as u32) + u64::from(last) % buckets.count;
-        let home = if home >= buckets.count { home - buckets.count } else { home };
+        let mut home = buckets.of((base >> 32) as u32) + u64::from(last);
+        if home >= buckets.count {
+            // (A division only past the end, and a loop only in a table of under 256 buckets.)
+            home %= buckets.count;
+        }
         let tag = ((mix(hash) >> 49) & TAG_MASK) | 0x4000;
         Probe { hash, tag, buckets: [home, away_bucket(home, tag, buckets.count)] }
     }
@@ -276,13 +318,20 @@ impl<'a> KeyTable<'a> {
         self.words[slot].load(order)
     }
 
+    /// The eight words of `bucket`: one bounds check for all of them.
+    #[inline(always)]
+    pub fn bucket(&self, bucket: u64) -> &'a [AtomicU64; WORDS_PER_BUCKET] {
+        let first = bucket as usize * WORDS_PER_BUCKET;
+        self.words[first..first + WORDS_PER_BUCKET].try_into().expect("a bucket is eight words")
+    }
+
     /// The first word of `bucket`, for a prefetch.
     #[inline(always)]
     pub fn line(&self, bucket: u64) -> *const AtomicU64 {
         &self.words[bucket as usize * WORDS_PER_BUCKET]
     }
 
-    #[inline(always)]
+    #[cfg(any(test, feature = "fuzzing"))]
     pub fn hint(&self, bucket: u64, order: Ordering) -> u64 {
         self.words[bucket as usize * WORDS_PER_BUCKET + HINT_WORD].load(order)
     }
@@ -379,13 +428,36 @@ mod tests {
         }
     }
 
-    /// For ASCII bytes, the values PHP's `zend_inline_hash_func` gives (DJBX33A from 5381, top
-    /// bit set), worked out by hand from its definition.
+    /// PHP's `zend_inline_hash_func`, one byte at a time as its portable version reads, each
+    /// byte a C `char`.
+    fn djbx33a_bytewise(bytes: &[u8]) -> u64 {
+        let mut h: u64 = 5381;
+        for &b in bytes {
+            h = (h << 5).wrapping_add(h).wrapping_add(b as std::ffi::c_char as i64 as u64);
+        }
+        h | 1 << 63
+    }
+
     #[test]
-    fn string_hash_is_djbx33a() {
+    fn string_hash_is_djbx33a_for_every_length_and_byte() {
         assert_eq!(string_hash(b""), 5381 | 1 << 63);
         assert_eq!(string_hash(b"a"), (5381 * 33 + 97) | 1 << 63);
-        assert_eq!(string_hash(b"ab"), ((5381 * 33 + 97) * 33 + 98) | 1 << 63);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for len in 0..70usize {
+            for _ in 0..50 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x as u8
+                    })
+                    .collect();
+                assert_eq!(string_hash(&bytes), djbx33a_bytewise(&bytes), "{bytes:?}");
+            }
+            let high = vec![0xffu8; len];
+            assert_eq!(string_hash(&high), djbx33a_bytewise(&high), "{len} bytes of 0xff");
+        }
     }
 
     #[test]

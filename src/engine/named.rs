@@ -328,6 +328,8 @@ fn map(file: &File, len: usize, populate: bool) -> io::Result<*mut u8> {
     if p == libc::MAP_FAILED {
         Err(io::Error::last_os_error())
     } else {
+        // SAFETY: `p` is the mapping of `len` bytes just made.
+        unsafe { super::region::advise_huge_pages(p.cast(), len) };
         Ok(p.cast())
     }
 }

@@ -189,20 +189,16 @@ pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<KeyByt
 }
 
 /// `string_hash` of a key's bytes, taken from PHP's string when PHP has hashed it already (and
-/// left there for the next call when it has not), as PHP's own hash tables do. Only for ASCII
-/// keys: PHP adds bytes as signed `char`s on x86, so past 0x7f its hash is not the engine's.
+/// left there for the next call when it has not), as PHP's own hash tables do.
 #[inline]
 pub fn key_string_hash(zval: &Zval, bytes: &[u8]) -> u64 {
     let Some(s) = zval.zend_str() else { return string_hash(bytes) };
-    if !is_ascii(bytes) {
-        return string_hash(bytes);
-    }
     let raw = (s as *const ZendStr).cast_mut().cast::<zend_string>();
     // SAFETY: `raw` is the live string the zval holds (borrowed for this call). Reading `h` is
     // what every PHP hash lookup does; writing it when it is 0 is what `zend_string_hash_val`
     // does: only strings PHP has not hashed yet have 0 there, and those are never interned or
-    // in shared memory (interned strings are hashed when interned). The value written is the
-    // one PHP would compute for ASCII bytes.
+    // in shared memory (interned strings are hashed when interned). `string_hash` is the value
+    // PHP computes.
     unsafe {
         let cached = (*raw).h;
         if cached != 0 {
@@ -212,18 +208,6 @@ pub fn key_string_hash(zval: &Zval, bytes: &[u8]) -> u64 {
         (*raw).h = h;
         h
     }
-}
-
-/// Whether every byte is below 0x80, eight at a time.
-#[inline(always)]
-fn is_ascii(bytes: &[u8]) -> bool {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut high = 0u64;
-    for c in &mut chunks {
-        high |= u64::from_le_bytes(c.try_into().unwrap());
-    }
-    let tail = chunks.remainder().iter().fold(0u8, |acc, &b| acc | b);
-    (high & 0x8080_8080_8080_8080) == 0 && tail < 0x80
 }
 
 /// `key_bytes` without the checks, for keys already checked (None for a zval that is neither

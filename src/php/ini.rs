@@ -192,7 +192,7 @@ pub fn sapi_name() -> String {
     }
 }
 
-fn is_cli() -> bool {
+pub(crate) fn is_cli() -> bool {
     matches!(sapi_name().as_str(), "cli" | "phpdbg")
 }
 

@@ -88,7 +88,9 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
         if !enabled || named {
             return 0;
         }
-        match Cache::create(&config) {
+        // The CLI does not fork workers off this process: its pages fault in as it uses them.
+        let created = if ini::is_cli() { Cache::create_unpopulated(&config) } else { Cache::create(&config) };
+        match created {
             Ok(cache) => {
                 CACHE.store(Box::into_raw(Box::new(cache)), Ordering::Release);
                 0

@@ -366,25 +366,24 @@ impl Cache {
                 EntryRead::Other => None,
             }
         };
-        let first = home as usize * WORDS_PER_BUCKET;
-        for slot in first..first + SLOTS_PER_BUCKET {
-            let word = index.load(slot, Ordering::Acquire);
+        let words = index.bucket(home);
+        for (i, word) in words[..SLOTS_PER_BUCKET].iter().enumerate() {
+            let word = word.load(Ordering::Acquire);
             if probe.matches(word, false) {
-                if let Some(found) = check(slot, word) {
+                if let Some(found) = check(home as usize * WORDS_PER_BUCKET + i, word) {
                     return found;
                 }
             }
         }
         // The hint is read after the home slots: a key moved away meanwhile was counted
         // before it left home (index.rs).
-        if !probe.has_away() || (HINTED && !hint_says_away(index.hint(home, Ordering::Acquire), probe.tag)) {
+        if !probe.has_away() || (HINTED && !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::Acquire), probe.tag)) {
             return Lookup::Absent;
         }
-        let first = away as usize * WORDS_PER_BUCKET;
-        for slot in first..first + SLOTS_PER_BUCKET {
-            let word = index.load(slot, Ordering::Acquire);
+        for (i, word) in index.bucket(away)[..SLOTS_PER_BUCKET].iter().enumerate() {
+            let word = word.load(Ordering::Acquire);
             if probe.matches(word, true) {
-                if let Some(found) = check(slot, word) {
+                if let Some(found) = check(away as usize * WORDS_PER_BUCKET + i, word) {
                     return found;
                 }
             }
