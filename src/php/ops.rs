@@ -9,7 +9,7 @@ use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
-    array_key_bytes, key_bytes, key_string_hash, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg,
+    array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg,
     KeyBytes,
 };
 use super::codec;
@@ -202,7 +202,10 @@ fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult
 
 /// The value of `key`, or false (`found` tells them apart), written into `out` (null).
 pub fn get_into(ns: &Namespace, func: &str, key: &Zval, found: &mut Found, out: &mut Zval) -> PhpResult<()> {
-    let bytes = key_bytes(key, &arg(func, 1, "key"))?;
+    let bytes = match plain_string_key(key) {
+        Some(bytes) => bytes,
+        None => key_bytes(key, &arg(func, 1, "key"))?,
+    };
     let hit = fetch_into(ns, &bytes, key_string_hash(key, &bytes), out)?;
     found.set(hit);
     if !hit {
@@ -254,7 +257,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     });
     let mut sink = ZvalSink::new();
     let mut failed = None;
-    let read = cache.get_each(ns, batch, &mut sink, |key, hit, sink| {
+    let read = cache.get_each_hashed(ns, batch, |key| key_string_hash(key.zval, &key.bytes), &mut sink, |key, hit, sink| {
         let Some(kind) = hit else { return true };
         let mut v = Zval::new();
         match take_value(kind, sink, &mut v) {
@@ -319,7 +322,10 @@ impl AsRef<[u8]> for CallerKey<'_> {
 
 pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
     let key_zval = key;
-    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let key = match plain_string_key(key) {
+        Some(bytes) => bytes,
+        None => key_bytes(key, &arg(func, 1, "key"))?,
+    };
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
     let Some(cache) = cache() else { return Ok(false) };
@@ -400,7 +406,11 @@ pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, tt
 }
 
 pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> PhpResult<bool> {
-    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let key_zval = key;
+    let key = match plain_string_key(key) {
+        Some(bytes) => bytes,
+        None => key_bytes(key, &arg(func, 1, "key"))?,
+    };
     let old = old.value(&arg(func, 2, "old"))?;
     let new = new.value(&arg(func, 3, "new"))?;
     let Some(cache) = cache() else { return Ok(false) };
@@ -409,12 +419,16 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
         tier::warn_pending();
         return Ok(done);
     }
-    cache.cas(ns, &key, old, new).or_else(refused)
+    cache.cas_hashed(ns, &key, key_string_hash(key_zval, &key), old, new).or_else(refused)
 }
 
 /// incr (or decr when `negate`): adds `step` atomically.
 pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) -> PhpResult<Zval> {
-    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let key_zval = key;
+    let key = match plain_string_key(key) {
+        Some(bytes) => bytes,
+        None => key_bytes(key, &arg(func, 1, "key"))?,
+    };
     let step = step.value(&arg(func, 2, "step"))?;
     let step = if negate { step.wrapping_neg() } else { step };
     let mut z = Zval::new();
@@ -427,7 +441,7 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
         tier::warn_pending();
         return Ok(z);
     }
-    match cache.incr(ns, &key, step) {
+    match cache.incr_hashed(ns, &key, key_string_hash(key_zval, &key), step) {
         Ok(Some(n)) => z.set_long(n),
         Ok(None) => {}
         Err(e) => {
@@ -473,7 +487,10 @@ fn seconds_left(expires_at: u64) -> i64 {
 
 pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key_zval = key;
-    let key = key_bytes(key, &arg(func, 1, "key"))?;
+    let key = match plain_string_key(key) {
+        Some(bytes) => bytes,
+        None => key_bytes(key, &arg(func, 1, "key"))?,
+    };
     let Some(cache) = cache() else { return Ok(false) };
     if tier::on() {
         let deleted = tier::delete(cache, ns, &key);

@@ -11,7 +11,7 @@ use super::read::{prefetch, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
-use crate::engine::index::{word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
+use crate::engine::index::{last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -63,6 +63,19 @@ impl Cache {
         ns: &Namespace,
         keys: I,
         sink: &mut S,
+        deliver: impl FnMut(K, Option<ValueKind>, &mut S) -> bool,
+    ) -> Result<(), Error> {
+        self.get_each_hashed(ns, keys, |k: &K| string_hash(k.as_ref()), sink, deliver)
+    }
+
+    /// `get_each` for keys whose `string_hash` the caller has at hand: `hash_of` gives it
+    /// (it must be `string_hash` of the key's bytes).
+    pub fn get_each_hashed<S: ValueSink, K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
+        &self,
+        ns: &Namespace,
+        keys: I,
+        hash_of: impl Fn(&K) -> u64,
+        sink: &mut S,
         mut deliver: impl FnMut(K, Option<ValueKind>, &mut S) -> bool,
     ) -> Result<(), Error> {
         let generation = self.read_generation(ns);
@@ -72,7 +85,9 @@ impl Cache {
         let next_probed = |keys: &mut I::IntoIter| -> Result<Option<(K, Probe)>, Error> {
             let Some(key) = keys.next() else { return Ok(None) };
             check_key(key.as_ref())?;
-            let probe = self.probe(ns, key.as_ref());
+            let key_string_hash = hash_of(&key);
+            debug_assert_eq!(key_string_hash, string_hash(key.as_ref()));
+            let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key.as_ref()), self.buckets);
             self.prefetch_buckets(&probe);
             Ok(Some((key, probe)))
         };

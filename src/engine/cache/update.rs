@@ -55,18 +55,29 @@ impl Cache {
 
     /// Adds `delta` to a live integer; None when the key is missing or not an integer.
     pub fn incr(&self, ns: &Namespace, key: &[u8], delta: i64) -> Result<Option<i64>, Error> {
-        self.update_int(ns, key, |old| Some(old.wrapping_add(delta)))
+        self.incr_hashed(ns, key, string_hash(key), delta)
+    }
+
+    /// `incr` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
+    pub fn incr_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, delta: i64) -> Result<Option<i64>, Error> {
+        self.update_int(ns, key, key_string_hash, |old| Some(old.wrapping_add(delta)))
     }
 
     /// Sets a live integer to `new` only if it currently equals `old`.
     pub fn cas(&self, ns: &Namespace, key: &[u8], old: i64, new: i64) -> Result<bool, Error> {
-        Ok(self.update_int(ns, key, |cur| (cur == old).then_some(new))?.is_some())
+        self.cas_hashed(ns, key, string_hash(key), old, new)
+    }
+
+    /// `cas` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
+    pub fn cas_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, old: i64, new: i64) -> Result<bool, Error> {
+        Ok(self.update_int(ns, key, key_string_hash, |cur| (cur == old).then_some(new))?.is_some())
     }
 
     /// Read–append–CAS loop on an integer entry; `f` returns None to leave it unchanged.
-    pub(super) fn update_int(&self, ns: &Namespace, key: &[u8], f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
+    pub(super) fn update_int(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
+        debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = self.probe(ns, key);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
         // As in store_draft: the new entry will most likely go where the tail is now.
         self.prefetch_ring(self.ring_size.pos(self.tail()), entry_len(ns.name.len() + key.len(), 8));
         let mut sink = LocalSink::new();
