@@ -36,6 +36,17 @@ for ($i = 0; $i < $n; $i++) {
     $intKeys[] = "wp:count:$i";
 }
 $batches = array_chunk($shuffled, 100);
+// 50 KB incompressible values under keys of their own (at most 200: 10 MB in each cache), for
+// the operations that must not cost more for a larger value.
+$largeKeys = [];
+for ($i = 0; $i < min($n, 200); $i++) {
+    $largeKeys[] = "wp:large:$i";
+}
+mt_srand(7);
+$large = '';
+while (strlen($large) < 51200) {
+    $large .= pack('P', mt_rand() << 31 ^ mt_rand());
+}
 
 /** Fills a cache: the string keys, then the int keys. */
 function fill(string $cache, array $keys, array $intKeys): void {
@@ -104,6 +115,22 @@ $cells = [
         ],
         'shmcache' => function () use ($missing) { foreach ($missing as $k) { shmcache_delete($k); } return count($missing); },
         'apcu'     => function () use ($missing) { foreach ($missing as $k) { apcu_delete($k); } return count($missing); },
+    ],
+    'delete (key present, 50 KB value)' => [
+        'before'   => [
+            'shmcache' => function () use ($largeKeys, $large) { foreach ($largeKeys as $k) { shmcache_set($k, $large); } },
+            'apcu'     => function () use ($largeKeys, $large) { foreach ($largeKeys as $k) { apcu_store($k, $large); } },
+        ],
+        'shmcache' => function () use ($largeKeys) { foreach ($largeKeys as $k) { shmcache_delete($k); } return count($largeKeys); },
+        'apcu'     => function () use ($largeKeys) { foreach ($largeKeys as $k) { apcu_delete($k); } return count($largeKeys); },
+    ],
+    'add (key present, 50 KB value)' => [
+        'before'   => [
+            'shmcache' => function () use ($largeKeys, $large) { foreach ($largeKeys as $k) { shmcache_exists($k) || shmcache_set($k, $large); } },
+            'apcu'     => function () use ($largeKeys, $large) { foreach ($largeKeys as $k) { apcu_exists($k) || apcu_store($k, $large); } },
+        ],
+        'shmcache' => function () use ($largeKeys) { foreach ($largeKeys as $k) { shmcache_add($k, 'x'); } return count($largeKeys); },
+        'apcu'     => function () use ($largeKeys) { foreach ($largeKeys as $k) { apcu_add($k, 'x'); } return count($largeKeys); },
     ],
 ];
 

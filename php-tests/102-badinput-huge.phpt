@@ -60,17 +60,17 @@ echo "still works: ", var_export(shmcache_set('ok', 1) && shmcache_get('ok') ===
 100 MB key: ValueError: shmcache_set(): Argument #1 ($key) must be at most 4096 bytes long, 104857600 given
 100 MB key get: ValueError: shmcache_get(): Argument #1 ($key) must be at most 4096 bytes long, 104857600 given
 100 MB namespace: ValueError: ShmCache::__construct(): Argument #1 ($namespace) is invalid: namespace is 104857600 bytes long; the maximum is 1024
-100 MB random value: ret false [E2: shmcache_set(): value of 104857600 bytes is too large; the largest storable value is 16777157 bytes (raise shmcache.values_memory_size)]
+100 MB random value: ret false [E2: shmcache_set(): value of 104857600 bytes is too large; the largest storable value is 16777149 bytes (raise shmcache.values_memory_size)]
   stored: false
 100 MB compressible value: ret true
   read back intact: true
-100 MB random value in setMulti: ret array(1) [E2: shmcache_set_multi(): value of 104857600 bytes is too large; the largest storable value is 16777156 bytes (raise shmcache.values_memory_size)]
+100 MB random value in setMulti: ret array(1) [E2: shmcache_set_multi(): value of 104857600 bytes is too large; the largest storable value is 16777148 bytes (raise shmcache.values_memory_size)]
   small stored: 1
 100 MB string as ttl: TypeError: shmcache_set(): Argument #3 ($ttl) must be of type int, string given
 100 MB string as step: TypeError: shmcache_incr(): Argument #2 ($step) must be of type int, string given
 value of exactly the limit: ret true
   read back: true
-one byte more: ret false [E2: shmcache_set(): value of 16777156 bytes is too large; the largest storable value is 16777155 bytes (raise shmcache.values_memory_size)]
+one byte more: ret false [E2: shmcache_set(): value of 16777148 bytes is too large; the largest storable value is 16777147 bytes (raise shmcache.values_memory_size)]
   old value kept: true
 setMulti 10,000: ret array(0)
 getMulti 10,000: 10000 hits, equal: true

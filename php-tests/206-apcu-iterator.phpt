@@ -49,13 +49,13 @@ $it = new APCUIterator(['ttl']);
 $row = $it->current();
 echo 'APC_ITER_ALL: ', implode(' ', array_keys($row)), "\n";
 var_dump($row['ttl']);
-// 56-byte header, namespace "apcu", key "key0", value "value0" (6 bytes): 70, padded to 72.
+// 64-byte header, namespace "apcu", key "key0", value "value0" (6 bytes): 78, padded to 80.
 $it = new APCUIterator(['key0'], APC_ITER_MEM_SIZE);
 echo 'APC_ITER_MEM_SIZE: ', json_encode($it->current()), "\n";
 
 echo "-- totals\n";
 $it = new APCUIterator('/^key1/');
-// key1, key10, key11: 56 + 4 + 4 + 6 = 70 and 56 + 4 + 5 + 7 = 72 bytes, padded to 72.
+// key1, key10, key11: 64 + 4 + 4 + 6 = 78 and 64 + 4 + 5 + 7 = 80 bytes, padded to 80.
 var_dump($it->getTotalCount(), $it->getTotalHits(), $it->getTotalSize());
 
 echo "-- by hand: rewind, valid, key, current, next; the end\n";
@@ -129,11 +129,11 @@ APC_ITER_TTL: {"ttl":100}
 APC_ITER_NONE: []
 APC_ITER_ALL: type key value num_hits mtime creation_time deletion_time access_time ref_count mem_size ttl
 int(100)
-APC_ITER_MEM_SIZE: {"mem_size":72}
+APC_ITER_MEM_SIZE: {"mem_size":80}
 -- totals
 int(3)
 int(0)
-int(216)
+int(240)
 -- by hand: rewind, valid, key, current, next; the end
 bool(true)
 string(4) "key2"

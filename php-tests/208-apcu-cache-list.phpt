@@ -54,7 +54,7 @@ array(9) {
   ["ref_count"]=>
   int(0)
   ["mem_size"]=>
-  int(72)
+  int(80)
 }
 int(50)
 array(0) {

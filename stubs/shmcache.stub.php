@@ -44,7 +44,7 @@
  *   cases nothing is stored.
  *
  * Size limit
- *   An entry (56-byte header + namespace + key + value after encoding and LZ4
+ *   An entry (64-byte header + namespace + key + value after encoding and LZ4
  *   compression) may take at most a quarter of shmcache.values_memory_size, and at
  *   most 2 GiB. shmcache_info()['max_value_size'] gives the limit for a 1-byte key in
  *   the root namespace. A larger value is not stored: the call raises an E_WARNING

@@ -1,7 +1,15 @@
-//! Regression tests for a bug found by fuzzing (docs/reliability.md): a key whose entry fails
+//! Entries whose bytes were damaged in memory: what each operation sees, and what is counted.
+//! Started from a bug found by fuzzing (docs/reliability.md): a key whose entry fails
 //! validation while its key bytes still match made add() retry against its own slot until it
-//! gave up ("too much contention"), kicking a neighbour. They need the `fuzzing` feature (to
-//! damage bytes of a live region); `scripts/test.sh` runs them (and so does `scripts/fuzz.sh`):
+//! gave up ("too much contention"), kicking a neighbour.
+//!
+//! Delete, exists, add and replace validate an entry's head (header and key) and never read its
+//! value, so their cost does not depend on the value's size; damage to the value bytes alone is
+//! found by the first read that takes the value (get, incr, cas), which misses, counts it as
+//! corrupt and empties the slot, so that from then on every operation agrees the key is gone.
+//!
+//! They need the `fuzzing` feature (to damage bytes of a live region); `scripts/test.sh` runs
+//! them (and so does `scripts/fuzz.sh`):
 //!
 //!   cargo test --release --no-default-features --features fuzzing --target-dir target/engine \
 //!     --test damaged_entry
@@ -56,29 +64,48 @@ fn add_on_a_damaged_entry() {
 fn add_on_a_damaged_entry_reports_contention() {
     let (cache, ns) = one_damaged_key(b"k", b"v1");
     // Before the fix: 10,000 lost "races" against its own damaged slot, then Err(Contended).
+    // Its head is whole, so add (which reads no value) finds the key live and refuses.
     let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
-    assert!(!matches!(r, Err(Error::Contended)), "add gave up with 'too much contention' on an uncontended key");
+    assert!(matches!(r, Ok(false)), "add on an entry with a whole head: refused, got {r:?}");
     let mut out = Vec::new();
+    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None, "the damaged value is never returned");
+    // The get emptied the slot: add now stores, without contention.
+    let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
+    assert!(matches!(r, Ok(true)), "add after the get found the damage, got {r:?}");
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
     assert_eq!(out, b"v2");
 }
 
-/// Found by the region_corruption fuzz target when delete read only the entry's header: a key
-/// whose value is damaged is not live for get, exists and replace, and must not be for delete
-/// either (delete still unlinks it).
+/// Found by the region_corruption fuzz target when delete reported a damaged entry live while
+/// get missed it: once a get has found the damage, delete, exists, add and replace agree with
+/// it (the get emptied the slot).
 #[test]
 fn delete_of_a_damaged_entry_agrees_with_get() {
     let (cache, ns) = one_damaged_key(b"k", b"value");
     let mut out = Vec::new();
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None);
     assert!(!cache.exists(&ns, b"k").unwrap());
+    assert!(!cache.replace(&ns, b"k", ValueKind(6), b"r", 0).unwrap());
     assert!(!cache.delete(&ns, b"k").unwrap(), "delete reported a damaged entry as live");
-    // Unlinked all the same: a later add stores without meeting it.
     assert!(cache.add(&ns, b"k", ValueKind(6), b"new", 0).unwrap());
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
     assert_eq!(out, b"new");
 }
 
+/// incr on a counter whose value is damaged misses, like get, and empties the slot too.
+#[test]
+fn incr_of_a_damaged_counter_misses_and_unlinks_it() {
+    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    let start: i64 = 0x0102_0304_0506_0708;
+    assert!(cache.set(&ns, b"counter", ValueKind::INT, &start.to_le_bytes(), 0).unwrap());
+    damage_value(&cache, b"counter", &start.to_le_bytes());
+    assert!(cache.exists(&ns, b"counter").unwrap(), "exists reads the head only");
+    assert_eq!(cache.incr(&ns, b"counter", 1).unwrap(), None);
+    assert!(!cache.exists(&ns, b"counter").unwrap(), "incr emptied the damaged slot");
+    assert_eq!(cache.stats().validation_corrupt, 1);
+}
 /// Flips the byte `at` bytes into the stored value of the entry for `key` (the first entry in
 /// the ring whose bytes hold `key`), whatever the stored form (compressed or not).
 fn damage_stored(cache: &Cache, key: &[u8], at: usize) {
@@ -89,11 +116,12 @@ fn damage_stored(cache: &Cache, key: &[u8], at: usize) {
     ring[start + key.len() + at] ^= 0x40;
 }
 
-/// delete, exists, add and replace validate an entry without taking its value (the value is
-/// hashed where it lies, not copied or decompressed): a damaged byte anywhere in a long or a
-/// compressed value still makes the key not live for them, as for get.
+/// delete, exists, add and replace validate an entry's head and never read its value: with a
+/// byte of a long or a compressed value damaged, the key is still live for them, and the first
+/// get (which hashes the whole value, early, middle or late) misses, counts the corruption and
+/// empties the slot, after which they agree.
 #[test]
-fn validation_without_the_value_covers_long_and_compressed_values() {
+fn operations_that_take_no_value_never_read_it() {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let long: Vec<u8> = (0..50_000)
         .map(|_| {
@@ -116,68 +144,92 @@ fn validation_without_the_value_covers_long_and_compressed_values() {
             assert!(cache.set(&ns, &key, ValueKind(6), value, 0).unwrap());
             assert_eq!(cache.stats().compressed_count, u64::from(name == "compressed"));
             let at = [0, stored / 2, stored - 1][spot];
-            assert!(cache.exists(&ns, &key).unwrap(), "{name}: live before the damage");
             damage_stored(&cache, &key, at);
+            assert!(cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists read the value");
+            assert!(!cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add read the value");
+            assert_eq!(cache.stats().validation_failures, 0, "{name} @{at}: counted before any get");
             let mut out = Vec::new();
             assert_eq!(cache.get(&ns, &key, &mut out).unwrap(), None, "{name} @{at}: get");
-            assert!(!cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists");
+            assert_eq!(cache.stats().validation_corrupt, 1, "{name} @{at}: the get counts the damage");
+            assert!(!cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists after the get");
             assert!(!cache.replace(&ns, &key, ValueKind(6), b"r", 0).unwrap(), "{name} @{at}: replace");
             assert!(!cache.delete(&ns, &key).unwrap(), "{name} @{at}: delete");
             assert!(cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add");
         }
+        // delete, the same: it reports the key it removed live, value unread.
+        let cache = Cache::create(&config).unwrap();
+        let ns = Namespace::root();
+        let key = format!("{name}-deleted").into_bytes();
+        assert!(cache.set(&ns, &key, ValueKind(6), value, 0).unwrap());
+        damage_stored(&cache, &key, stored / 2);
+        assert!(cache.delete(&ns, &key).unwrap(), "{name}: delete read the value");
+        assert!(!cache.exists(&ns, &key).unwrap(), "{name}: deleted");
     }
 }
 
-const HEADER: usize = 56;
+const HEADER: usize = 64;
 /// Where the key's byte positions lie in an entry's header (key_len and ns_len).
 const KEY_LENGTHS: std::ops::Range<usize> = 48..52;
 
-/// The ring bytes of the first entry whose stored key (namespace + key) is `stored_key`.
+/// The ring bytes of the last entry (the one written last, before the ring wraps) whose stored
+/// key (namespace + key) is `stored_key`.
 fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
     let l = cache.region().fuzz_layout();
     // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
     let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
-    let at = ring.windows(stored_key.len()).position(|w| w == stored_key).expect("entry in the ring");
+    let at = ring.windows(stored_key.len()).rposition(|w| w == stored_key).expect("entry in the ring");
     &mut ring[at - HEADER..]
 }
 
-/// Every header field is covered by the checksum: flipping a bit of any of them makes a read
-/// miss *and* count a validation failure. (A field left out would show up as a hit, or as a
-/// miss for another reason: an expired or flushed entry, another key.) The key bytes and the
-/// key lengths are checked by comparison with the caller's key instead: a miss.
+/// Every header field is covered by the checksum, the value by the hash in the header: flipping
+/// a bit of any of them makes a get miss *and* count a validation failure. (A field left out
+/// would show up as a hit, or as a miss for another reason: an expired or flushed entry,
+/// another key.) exists, which reads the head alone, catches every header bit too and no value
+/// bit. The key bytes and the key lengths are checked by comparison with the caller's key
+/// instead: a miss, not counted.
 #[test]
 fn every_header_byte_is_validated() {
     let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
-    // Values that enter the checksum by their xxh3 (22 bytes) and by their own bytes (8 and 3).
+    // Values hashed by xxh3 (22 bytes) and by their own bytes (8 and 3).
     let values: [&[u8]; 3] = [b"a value of a few bytes", b"12345678", b"abc"];
     for (ns_name, value) in [&b""[..], b"site"].into_iter().flat_map(|ns| values.map(|v| (ns, v))) {
         let cache = Cache::create(&config).unwrap();
         let ns = Namespace::new(ns_name).unwrap();
         let key = b"covered-key";
-        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
         let stored_key = [ns_name, &key[..]].concat();
-        let entry_len = HEADER + stored_key.len() + value.len();
-        let entry = entry_bytes(&cache, &stored_key);
+        let head_len = HEADER + stored_key.len();
+        let entry_len = head_len + value.len();
         for at in 0..entry_len {
             for bit in [0x01u8, 0x80] {
+                // A fresh entry each time: a get that finds damage empties the key's slot.
+                assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+                let entry = entry_bytes(&cache, &stored_key);
                 entry[at] ^= bit;
                 let failures = cache.stats().validation_failures;
+                let exists = cache.exists(&ns, key).unwrap();
                 let mut out = Vec::new();
                 let hit = cache.get(&ns, key, &mut out).unwrap();
                 entry[at] ^= bit;
                 assert_eq!(hit, None, "ns {ns_name:?}: byte {at} ^ {bit:#x} still a hit ({out:?})");
                 let counted = cache.stats().validation_failures - failures;
-                let compared = KEY_LENGTHS.contains(&at) || (HEADER..HEADER + stored_key.len()).contains(&at);
-                if !compared {
-                    assert_eq!(counted, 1, "ns {ns_name:?}: byte {at} ^ {bit:#x} not caught by validation");
-                }
+                let compared = KEY_LENGTHS.contains(&at) || (HEADER..head_len).contains(&at);
+                let (exists_expected, counted_expected) = if compared {
+                    (false, 0)
+                } else if at < HEADER {
+                    (false, 2)
+                } else {
+                    (true, 1)
+                };
+                assert_eq!(exists, exists_expected, "ns {ns_name:?}: byte {at} ^ {bit:#x}: exists");
+                assert_eq!(counted, counted_expected, "ns {ns_name:?}: byte {at} ^ {bit:#x}: validation failures counted");
                 // Nothing wrote to the ring: every failure is damage, none a lapped copy.
                 let s = cache.stats();
                 assert_eq!(s.validation_lapped, 0, "ns {ns_name:?}: byte {at} ^ {bit:#x} counted as lapped");
                 assert_eq!(s.validation_corrupt, s.validation_failures, "ns {ns_name:?}: byte {at} ^ {bit:#x}");
             }
         }
-        // Restored: the entry reads back.
+        // Undamaged: the entry reads back.
+        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
         let mut out = Vec::new();
         assert_eq!(cache.get(&ns, key, &mut out).unwrap(), Some(ValueKind(6)));
         assert_eq!(out, value);
@@ -203,15 +255,21 @@ fn forged_checksums_match_the_cache() {
         let stored = &entry[head.len()..head.len() + value.len()];
         let sum = shmcache::engine::entry_checksum(head, stored);
         assert_eq!(sum.to_le_bytes(), head[8..16], "ns {ns_name:?} key {key:?}");
+        let value_hash = shmcache::engine::entry_value_hash(stored);
+        assert_eq!(value_hash.to_le_bytes(), head[shmcache::engine::ENTRY_VALUE_HASH_RANGE], "ns {ns_name:?} key {key:?}");
     }
 }
 
-/// A damaged value of an entry the ring has not reached is corruption, whichever operation
-/// reads it (get copies the value, exists and delete hash it where it lies): counted in
-/// `validation_corrupt`, never in `validation_lapped`, and in their sum `validation_failures`.
+/// A damaged value of an entry the ring has not reached is corruption: the get that finds it
+/// counts it in `validation_corrupt`, never in `validation_lapped`, and in their sum
+/// `validation_failures`. exists and delete do not read the value; after the get, the slot is
+/// empty, so they find nothing more to count.
 #[test]
 fn a_damaged_entry_counts_as_corrupt() {
     let (cache, ns) = one_damaged_key(b"k", b"a value long enough to hash");
+    assert!(cache.exists(&ns, b"k").unwrap());
+    let s = cache.stats();
+    assert_eq!((s.validation_corrupt, s.validation_lapped, s.validation_failures), (0, 0, 0));
     let mut out = Vec::new();
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None);
     let s = cache.stats();
@@ -219,7 +277,7 @@ fn a_damaged_entry_counts_as_corrupt() {
     assert!(!cache.exists(&ns, b"k").unwrap());
     assert!(!cache.delete(&ns, b"k").unwrap());
     let s = cache.stats();
-    assert_eq!((s.validation_corrupt, s.validation_lapped, s.validation_failures), (3, 0, 3));
+    assert_eq!((s.validation_corrupt, s.validation_lapped, s.validation_failures), (1, 0, 1));
 }
 
 /// A sink that, when the read asks it for memory (after the entry's header has been checked,

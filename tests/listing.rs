@@ -35,8 +35,8 @@ fn lists_the_live_keys_of_one_namespace_in_write_order() {
     let listing = c.entries(&a);
     let four = &listing[0];
     assert_eq!((four.kind, four.value_len, four.expires_at), (ValueKind(9), 4, 0));
-    // 56-byte header + "a" + "four" + 4 bytes of value, padded to 8.
-    assert_eq!(four.entry_len, 72);
+    // 64-byte header + "a" + "four" + 4 bytes of value, padded to 8.
+    assert_eq!(four.entry_len, 80);
     assert_eq!(listing[2].value_len, 6);
     assert!(listing[0].written_at < listing[1].written_at && listing[1].written_at < listing[2].written_at);
 }

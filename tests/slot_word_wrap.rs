@@ -42,7 +42,7 @@ fn key_where(cache: &Cache, prefix: &str, accept: impl Fn([u64; 2]) -> bool) -> 
 /// Moves the tail to `target` as if the bytes in between had been written, except that every
 /// lap which the design's sweep schedule gives index slots to is entered by a real write of
 /// `filler` (an entry too long for the 8 bytes left before the lap's end; a key of up to 7 bytes
-/// makes it 64 bytes long). Laps that sweep nothing are skipped over.
+/// makes it 72 bytes long). Laps that sweep nothing are skipped over.
 fn write_until(cache: &Cache, target: u64, filler: &[u8]) {
     let ns = Namespace::root();
     let cap = capacity(cache);
@@ -80,7 +80,9 @@ fn a_deleted_value_does_not_come_back_when_an_old_slot_word_aliases() {
     // Occupies the key's first bucket, so the key's first insert goes to its second bucket.
     let neighbour = key_where(&cache, "neighbour-", |b| b[0] == first && !b.contains(&second));
     let filler = key_where(&cache, "f", |b| !b.contains(&first) && !b.contains(&second));
-    assert!(cache.set(&ns, &neighbour, KIND, b"n", 0).unwrap());
+    // (Its value is long enough that v2 below, which ends where v1 started a lap later, starts
+    // after the filler entry that opens that lap.)
+    assert!(cache.set(&ns, &neighbour, KIND, &[b'n'; 64], 0).unwrap());
     let old_offset = cache.fuzz_tail();
     assert!(cache.set(&ns, key, KIND, b"v1", 0).unwrap());
     let entry_len = cache.fuzz_tail() - old_offset;

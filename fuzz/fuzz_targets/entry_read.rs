@@ -4,9 +4,9 @@
 //! reaches the checks behind the checksum (lengths, liveness, decompression).
 //!
 //! Must never panic or crash. A hit must be the original value, or come from a forged entry
-//! whose checksum matches its bytes (recomputed by bit 2, or learned by the fuzzer from the
-//! engine's comparison), and then be exactly what the forged header describes: the stored
-//! bytes, or their LZ4 decompression of exactly raw_len bytes.
+//! whose checksum and value hash match its bytes (recomputed by bit 2, or learned by the fuzzer
+//! from the engine's comparisons), and then be exactly what the forged header describes: the
+//! stored bytes, or their LZ4 decompression of exactly raw_len bytes.
 //!
 //! Input: byte 0 = flags (bit 0: keep the real offset field, bit 1: keep the real key and
 //! lengths, bit 2: recompute the checksum, bit 3: keep epoch/generation/expiry live); then the
@@ -15,9 +15,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shmcache::engine::{Cache, Config, Namespace, ValueKind};
+use shmcache::engine::{entry_value_hash, Cache, Config, Namespace, ValueKind, ENTRY_VALUE_HASH_RANGE};
 
-const HEADER: usize = 56;
+const HEADER: usize = 64;
 const KEY: &[u8] = b"victim";
 
 fuzz_target!(|data: &[u8]| {
@@ -65,6 +65,8 @@ fuzz_target!(|data: &[u8]| {
     let total = HEADER + key_len + stored_len;
     let forged_sum = flags & 4 != 0 && total <= ring_room;
     if forged_sum {
+        let value_hash = entry_value_hash(&entry[HEADER + key_len..total]);
+        entry[ENTRY_VALUE_HASH_RANGE].copy_from_slice(&value_hash.to_le_bytes());
         entry[8..16].fill(0);
         let sum = shmcache::engine::entry_checksum(&entry[..HEADER + key_len], &entry[HEADER + key_len..total]);
         entry[8..16].copy_from_slice(&sum.to_le_bytes());
@@ -75,7 +77,9 @@ fuzz_target!(|data: &[u8]| {
     let sum_ok = total <= ring_room && {
         let mut head = entry[..HEADER + key_len].to_vec();
         head[8..16].fill(0);
-        shmcache::engine::entry_checksum(&head, &entry[HEADER + key_len..total]).to_le_bytes() == entry[8..16]
+        let value = &entry[HEADER + key_len..total];
+        shmcache::engine::entry_checksum(&head, value).to_le_bytes() == entry[8..16]
+            && entry_value_hash(value).to_le_bytes() == entry[ENTRY_VALUE_HASH_RANGE]
     };
     let identical = entry[..HEADER + KEY.len() + original.len()] == {
         let mut e = hdr.to_vec();

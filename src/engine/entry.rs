@@ -2,9 +2,12 @@
 //!
 //! The checksum covers every header field, the key and the stored value, so a reader that copied
 //! an entry while another process overwrote it notices and treats the read as a miss. It is
-//! built from three parts, each already at hand where entries are read and written: the header
-//! fields themselves, the key's hash (the one the index is probed with) and the value's hash
-//! (computed while the value is copied, so it goes straight to its final destination).
+//! built from the header fields themselves, the value's hash among them, and the key's hash
+//! (the one the index is probed with). The value enters by the hash stored in the header: a
+//! read that takes the value hashes its copy (while copying, so the value goes straight to its
+//! final destination) and compares that with the stored hash, while an operation that only
+//! needs to know the entry is whole and live (delete, exists, add, replace) validates the head
+//! alone and never reads the value, whatever its size.
 //!
 //! The key enters by its hash rather than its bytes because a reader compares the stored key
 //! with the caller's byte for byte before it looks at the checksum: a matching key has the
@@ -52,12 +55,14 @@ pub(crate) struct EntryHeader {
     pub kind: u8,
     pub flags: u8,
     pub _pad: [u8; 2],
+    /// `checksum::value_hash` of the stored value (compressed bytes when compressed).
+    pub value_hash: u64,
 }
 
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
 /// Longest head (header + namespace + key) an entry can have.
 pub(crate) const HEAD_MAX: usize = HEADER_LEN + crate::engine::MAX_NAMESPACE_LEN + crate::engine::MAX_KEY_LEN;
-const _: () = assert!(HEADER_LEN == 56);
+const _: () = assert!(HEADER_LEN == 64);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, checksum) == CHECKSUM_RANGE.start);
 
@@ -70,21 +75,22 @@ impl EntryHeader {
         self.flags & FLAG_COMPRESSED != 0
     }
 
-    /// The header as the seven 64-bit words it occupies: offset, checksum, generation, the
+    /// The header as the eight 64-bit words it occupies: offset, checksum, generation, the
     /// expiry with the store time (in its high half), the epoch, then the two lengths, then
-    /// key_len, ns_len, kind, flags and padding.
+    /// key_len, ns_len, kind, flags and padding, then the value's hash.
     #[inline(always)]
-    pub fn words(&self) -> [u64; 7] {
-        // SAFETY: EntryHeader is repr(C), 56 bytes (asserted above) with no implicit padding
-        // (`_pad` is a field, always initialised), and any bit pattern is a valid [u64; 7].
-        unsafe { std::mem::transmute::<EntryHeader, [u64; 7]>(*self) }
+    pub fn words(&self) -> [u64; 8] {
+        // SAFETY: EntryHeader is repr(C), 64 bytes (asserted above) with no implicit padding
+        // (`_pad` is a field, always initialised), and any bit pattern is a valid [u64; 8].
+        unsafe { std::mem::transmute::<EntryHeader, [u64; 8]>(*self) }
     }
 }
 
-/// The checksum of an entry from its head (header, then the stored namespace and key) and its
-/// stored value, all taken as they lie in the ring: the lengths come from the header, and the
-/// checksum field is ignored. (The cache itself uses `checksum_of` with hashes it already has;
-/// this form is for tests and fuzzers that forge entries.)
+/// The checksum of a valid entry with this head (header, then the stored namespace and key)
+/// and stored value, all taken as they lie in the ring: the lengths come from the header, the
+/// value's hash from `value` (a valid entry stores that hash in its header), and the checksum
+/// field is ignored. (The cache itself uses `checksum_of` with hashes it already has; this
+/// form is for tests and fuzzers that forge entries, which store `value_hash(value)` too.)
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     let mut h = EntryHeader::default();
@@ -96,8 +102,13 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     let key_end = (h.key_len as usize).min(stored.len());
     let ns_end = (h.ns_len as usize).min(key_end);
     let key_hash = key_hash(namespace_hash(&stored[..ns_end]), &stored[ns_end..key_end]);
-    checksum_of(&h, key_hash, value_hash(value))
+    h.value_hash = value_hash(value);
+    checksum_of(&h, key_hash)
 }
+
+/// Byte range of the value's hash inside an entry's header.
+pub const VALUE_HASH_RANGE: Range<usize> = 56..64;
+const _: () = assert!(std::mem::offset_of!(EntryHeader, value_hash) == VALUE_HASH_RANGE.start);
 
 /// Odd 64-bit constants with their top bit set, one per mixed word.
 const MIX: [u64; 8] = [
@@ -120,7 +131,7 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 }
 
 /// The checksum of an entry with header `h` (its checksum field ignored), whose stored key
-/// hashes to `key_hash` (`index::key_hash`) and stored value to `value_hash`
+/// hashes to `key_hash` (`index::key_hash`); the value enters by the hash in `h.value_hash`
 /// (`checksum::value_hash`). The eight 64-bit words are mixed in pairs by 128-bit multiplies,
 /// as XXH3 mixes inputs of 17 to 128 bytes, and the products summed and avalanched. A product
 /// whose operand equals its constant or the constant's complement no longer depends on its
@@ -132,8 +143,8 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 /// store time in its high half, would need a store time of 1986 or of 2089 (or, unrecorded,
 /// 0, a high half no 64-bit constant here has).
 #[inline(always)]
-pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64, value_hash: u64) -> u64 {
-    let [offset, _checksum, generation, expires_at, epoch, lengths, shape] = h.words();
+pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64) -> u64 {
+    let [offset, _checksum, generation, expires_at, epoch, lengths, shape, value_hash] = h.words();
     let products = fold_mul(offset ^ MIX[0], generation ^ MIX[1])
         .wrapping_add(fold_mul(expires_at ^ MIX[2], epoch ^ MIX[3]))
         .wrapping_add(fold_mul(lengths ^ MIX[4], shape ^ MIX[5]))
@@ -176,6 +187,7 @@ mod tests {
             kind: 6,
             flags: 0,
             _pad: [0; 2],
+            value_hash: 0xfedc_ba98_7654_3210,
         }
     }
 
@@ -185,27 +197,27 @@ mod tests {
     fn every_word_counts_even_beside_a_degenerate_partner() {
         let base = header();
         let key_hash = 0x0123_4567_89ab_cdef;
-        let value_hash = 0xfedc_ba98_7654_3210;
-        let sum = checksum_of(&base, key_hash, value_hash);
-        // Each header word, changed alone.
-        for word in [0usize, 2, 3, 4, 5, 6] {
+        let sum = checksum_of(&base, key_hash);
+        // Each header word, changed alone (the value's hash included).
+        for word in [0usize, 2, 3, 4, 5, 6, 7] {
             let mut w = base.words();
             w[word] ^= 1 << 17;
-            // SAFETY: [u64; 7] and EntryHeader have the same size and any bits are a valid header.
+            // SAFETY: [u64; 8] and EntryHeader have the same size and any bits are a valid header.
             let changed: EntryHeader = unsafe { std::mem::transmute(w) };
-            assert_ne!(checksum_of(&changed, key_hash, value_hash), sum, "header word {word}");
+            assert_ne!(checksum_of(&changed, key_hash), sum, "header word {word}");
         }
         // The checksum field itself is not an input.
         let mut with_sum = base;
         with_sum.checksum = sum;
-        assert_eq!(checksum_of(&with_sum, key_hash, value_hash), sum);
+        assert_eq!(checksum_of(&with_sum, key_hash), sum);
+        let with_value_hash = |value_hash: u64| EntryHeader { value_hash, ..base };
         // The value's hash beside a key hash that zeroes or saturates their product, and the
         // other way round.
         for degenerate in [MIX[6], !MIX[6]] {
-            assert_ne!(checksum_of(&base, degenerate, 1), checksum_of(&base, degenerate, 2), "key hash {degenerate:#x}");
+            assert_ne!(checksum_of(&with_value_hash(1), degenerate), checksum_of(&with_value_hash(2), degenerate), "key hash {degenerate:#x}");
         }
         for degenerate in [MIX[7], !MIX[7]] {
-            assert_ne!(checksum_of(&base, 1, degenerate), checksum_of(&base, 2, degenerate), "value hash {degenerate:#x}");
+            assert_ne!(checksum_of(&with_value_hash(degenerate), 1), checksum_of(&with_value_hash(degenerate), 2), "value hash {degenerate:#x}");
         }
         // The epoch beside an expiry word that does the same to theirs.
         for expiry_word in [MIX[2], !MIX[2]] {
@@ -216,11 +228,11 @@ mod tests {
             b.stored_at = a.stored_at;
             b.epoch += 1;
             assert_eq!(a.words()[3], expiry_word);
-            assert_ne!(checksum_of(&a, key_hash, value_hash), checksum_of(&b, key_hash, value_hash), "expiry word {expiry_word:#x}");
+            assert_ne!(checksum_of(&a, key_hash), checksum_of(&b, key_hash), "expiry word {expiry_word:#x}");
         }
         // The store time counts on its own.
         let mut later = base;
         later.stored_at += 1;
-        assert_ne!(checksum_of(&later, key_hash, value_hash), sum, "store time");
+        assert_ne!(checksum_of(&later, key_hash), sum, "store time");
     }
 }

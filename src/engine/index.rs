@@ -244,6 +244,12 @@ impl Probe {
         (0..n).map(move |i| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET })
     }
 
+    /// Whether `word` is a pending word (home or away) of a key with this probe's tag.
+    #[inline(always)]
+    pub fn pending_match(&self, word: u64) -> bool {
+        word & (PENDING | (TAG_MASK << TAG_SHIFT)) == PENDING | (self.tag << TAG_SHIFT)
+    }
+
     /// Whether `word` is a published word of a key with this probe's tag, placed as a word in
     /// the key's home bucket (`away` false) or away bucket (`away` true) is.
     #[inline(always)]

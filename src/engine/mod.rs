@@ -28,7 +28,10 @@ pub use region::FuzzLayout;
 pub use lz4::{decompress_exact as lz4_decompress_exact, Corrupt as Lz4Corrupt};
 /// How an entry's checksum is computed, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
-pub use entry::checksum as entry_checksum;
+pub use entry::{checksum as entry_checksum, VALUE_HASH_RANGE as ENTRY_VALUE_HASH_RANGE};
+/// The hash of a stored value an entry's header holds, for tests and fuzzers that forge entries.
+#[cfg(feature = "fuzzing")]
+pub use checksum::value_hash as entry_value_hash;
 
 /// Longest key accepted, in bytes (the namespace is not counted).
 pub const MAX_KEY_LEN: usize = 4096;

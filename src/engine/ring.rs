@@ -144,15 +144,15 @@ impl RingView {
         unsafe { racy_copy(src.as_ptr(), self.base.add(pos as usize), src.len()) }
     }
 
-    /// Stores seven words (an entry header) at `pos`, straight from registers: copying them
+    /// Stores eight words (an entry header) at `pos`, straight from registers: copying them
     /// from memory would first store them to the stack as words and then load them back in
     /// wider moves, which the CPU cannot forward from those stores (a stall on every write).
     ///
     /// # Safety
-    /// As `copy_in`, for 56 bytes.
+    /// As `copy_in`, for 64 bytes.
     #[inline(always)]
-    pub unsafe fn write_words(&self, pos: u64, w: [u64; 7]) {
-        debug_assert!(pos + 56 <= self.cap);
+    pub unsafe fn write_words(&self, pos: u64, w: [u64; 8]) {
+        debug_assert!(pos + 64 <= self.cap);
         // SAFETY: the caller's contract; see racy_store_words.
         unsafe { racy_store_words(self.base.add(pos as usize), w) }
     }
@@ -383,14 +383,14 @@ unsafe fn racy_copy_avx2(src: *const u8, dst: *mut u8, len: usize) {
     }
 }
 
-/// Seven 8-byte stores in one assembly block (see `RingView`).
+/// Eight 8-byte stores in one assembly block (see `RingView`).
 ///
 /// # Safety
-/// `p` writable for 56 bytes.
+/// `p` writable for 64 bytes.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn racy_store_words(p: *mut u8, w: [u64; 7]) {
-    // SAFETY: the caller's contract; seven stores within [0, 56).
+unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
+    // SAFETY: the caller's contract; eight stores within [0, 64).
     unsafe {
         std::arch::asm!(
             "mov [{p}], {w0}",
@@ -400,31 +400,32 @@ unsafe fn racy_store_words(p: *mut u8, w: [u64; 7]) {
             "mov [{p} + 32], {w4}",
             "mov [{p} + 40], {w5}",
             "mov [{p} + 48], {w6}",
+            "mov [{p} + 56], {w7}",
             p = in(reg) p,
             w0 = in(reg) w[0], w1 = in(reg) w[1], w2 = in(reg) w[2], w3 = in(reg) w[3],
-            w4 = in(reg) w[4], w5 = in(reg) w[5], w6 = in(reg) w[6],
+            w4 = in(reg) w[4], w5 = in(reg) w[5], w6 = in(reg) w[6], w7 = in(reg) w[7],
             options(nostack, preserves_flags),
         );
     }
 }
 
-/// Seven 8-byte stores in one assembly block (see `RingView`).
+/// Eight 8-byte stores in one assembly block (see `RingView`).
 ///
 /// # Safety
-/// `p` writable for 56 bytes.
+/// `p` writable for 64 bytes.
 #[cfg(target_arch = "aarch64")]
 #[inline(always)]
-unsafe fn racy_store_words(p: *mut u8, w: [u64; 7]) {
-    // SAFETY: the caller's contract; stores within [0, 56).
+unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
+    // SAFETY: the caller's contract; stores within [0, 64).
     unsafe {
         std::arch::asm!(
             "stp {w0}, {w1}, [{p}]",
             "stp {w2}, {w3}, [{p}, #16]",
             "stp {w4}, {w5}, [{p}, #32]",
-            "str {w6}, [{p}, #48]",
+            "stp {w6}, {w7}, [{p}, #48]",
             p = in(reg) p,
             w0 = in(reg) w[0], w1 = in(reg) w[1], w2 = in(reg) w[2], w3 = in(reg) w[3],
-            w4 = in(reg) w[4], w5 = in(reg) w[5], w6 = in(reg) w[6],
+            w4 = in(reg) w[4], w5 = in(reg) w[5], w6 = in(reg) w[6], w7 = in(reg) w[7],
             options(nostack, preserves_flags),
         );
     }
@@ -433,12 +434,12 @@ unsafe fn racy_store_words(p: *mut u8, w: [u64; 7]) {
 /// Elsewhere: through racy_copy.
 ///
 /// # Safety
-/// `p` writable for 56 bytes.
+/// `p` writable for 64 bytes.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[inline(always)]
-unsafe fn racy_store_words(p: *mut u8, w: [u64; 7]) {
+unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
     // SAFETY: the caller's contract; the source is a local array.
-    unsafe { racy_copy(w.as_ptr().cast::<u8>(), p, 56) }
+    unsafe { racy_copy(w.as_ptr().cast::<u8>(), p, 64) }
 }
 
 /// The 8 bytes at `p` as one word, read in one assembly block (see `RingView`).
@@ -598,12 +599,12 @@ mod tests {
                 assert!(ring[..pos as usize].iter().chain(&ring[pos as usize + len..]).all(|&b| b == 0xc3), "copy_in wrote outside {len} bytes at +{align}");
                 assert_eq!(&out[GUARD..GUARD + len], &src[..], "copy_out, {len} bytes at +{align}");
                 assert!(out[..GUARD].iter().chain(&out[GUARD + len..]).all(|&b| b == 0xa5), "copy_out wrote outside {len} bytes at +{align}");
-                if len >= 56 {
-                    let words: [u64; 7] = std::array::from_fn(|i| u64::from_ne_bytes(src[8 * i..8 * i + 8].try_into().unwrap()) ^ 0xffff);
-                    // SAFETY: pos + 56 <= cap.
+                if len >= 64 {
+                    let words: [u64; 8] = std::array::from_fn(|i| u64::from_ne_bytes(src[8 * i..8 * i + 8].try_into().unwrap()) ^ 0xffff);
+                    // SAFETY: pos + 64 <= cap.
                     unsafe { view.write_words(pos, words) };
                     let expect: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
-                    assert_eq!(&ring[pos as usize..pos as usize + 56], &expect[..], "write_words at +{align}");
+                    assert_eq!(&ring[pos as usize..pos as usize + 64], &expect[..], "write_words at +{align}");
                     assert!(ring[..pos as usize].iter().chain(&ring[pos as usize + len..]).all(|&b| b == 0xc3), "write_words wrote outside at +{align}");
                     // SAFETY: as above.
                     unsafe { view.copy_in(pos, &src) };

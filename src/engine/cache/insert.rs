@@ -176,14 +176,26 @@ impl Cache {
     /// guarded fill older than the delete could publish after it.
     pub(super) fn clear_pending(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
         let index = self.index();
-        for slot in probe.slots() {
-            let theirs = index.load(slot, Ordering::SeqCst);
-            if !is_pending(theirs) || word_tag(theirs) != probe.tag {
-                continue;
+        let buckets = if probe.has_away() { &probe.buckets[..] } else { &probe.buckets[..1] };
+        // Bucket by bucket over the slot words themselves: every delete runs this, and a walk
+        // by slot number (Probe::slots) with a separate pending and tag test measured about 200
+        // instructions a delete.
+        for &bucket in buckets {
+            for (i, word) in index.bucket(bucket)[..SLOTS_PER_BUCKET].iter().enumerate() {
+                let theirs = word.load(Ordering::SeqCst);
+                if probe.pending_match(theirs) {
+                    self.clear_pending_word(bucket as usize * WORDS_PER_BUCKET + i, theirs, ns, key);
+                }
             }
-            if matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
-                let _ = index.swap(slot, theirs, 0, Ordering::SeqCst);
-            }
+        }
+    }
+
+    /// Empties `slot`, which holds the pending word `theirs`, if that word is `key`'s.
+    #[cold]
+    #[inline(never)]
+    fn clear_pending_word(&self, slot: usize, theirs: u64, ns: &Namespace, key: &[u8]) {
+        if matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+            let _ = self.index().swap(slot, theirs, 0, Ordering::SeqCst);
         }
     }
 

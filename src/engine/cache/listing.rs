@@ -124,7 +124,7 @@ impl Cache {
         let value_pos = pos + HEADER_LEN as u64 + u64::from(h.key_len);
         // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
         let value_hash = unsafe { self.hash_of_copy(value_pos, h.stored_len as usize) };
-        if checksum_of(&h, hash, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
+        if value_hash != h.value_hash || checksum_of(&h, hash) != h.checksum || !self.unchanged_since_read(offset) {
             return None;
         }
         if self.liveness(&h, self.read_generation(ns)) != Liveness::Live {

@@ -175,11 +175,14 @@ impl Cache {
         }
     }
 
-    /// Reads and validates the whole entry a slot word points at: the head (header + key) is
-    /// copied to the stack and compared with the key, the value goes to `sink`, then the
-    /// checksum and a re-check that the ring did not reuse the bytes meanwhile decide.
-    /// Compressed values arrive in the sink decompressed. `key_hash` is the key's hash, which
-    /// the checksum covers in place of the key's bytes once they have compared equal.
+    /// Reads and validates the entry a slot word points at: the head (header + key) is copied
+    /// to the stack and compared with the key, the value goes to `sink`, then the checksum and
+    /// a re-check that the ring did not reuse the bytes meanwhile decide. Compressed values
+    /// arrive in the sink decompressed. `key_hash` is the key's hash, which the checksum covers
+    /// in place of the key's bytes once they have compared equal. A sink that takes no value
+    /// (`CheckOnly`) validates the head alone: the value is neither read nor hashed, so the
+    /// cost does not depend on its size (the value's hash in the header is checked against the
+    /// value by every read that takes it).
     pub(super) fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], key_hash: u64, sink: &mut S) -> EntryRead {
         let Some((offset, pos)) = self.locate(word) else { return EntryRead::Other };
         let head_len = HEADER_LEN + ns.len() + key.len();
@@ -189,9 +192,9 @@ impl Cache {
             return EntryRead::Other;
         }
         // The whole entry, as long as the slot word says (the value's length is not known yet),
-        // unless a batch already asked for it.
+        // unless a batch already asked for it; the head alone when the value is not read.
         if !PREFETCHED {
-            self.prefetch_ring(pos, word_lines(word) * 64);
+            self.prefetch_ring(pos, if S::TAKES_VALUE { word_lines(word) * 64 } else { head_len as u64 });
         }
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
         // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
@@ -215,17 +218,16 @@ impl Cache {
         let value_pos = pos + head_len as u64;
         let stored_len = h.stored_len as usize;
         let kind = ValueKind(h.kind);
+        let head_valid = || checksum_of(&h, key_hash) == h.checksum;
         let valid = if !S::TAKES_VALUE {
-            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
-            let value_hash = unsafe { self.hash_of_copy(value_pos, stored_len) };
-            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
+            head_valid() && self.unchanged_since_read(offset)
         } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
             // pos + total <= cap); the sink guarantees `dst` is writable for stored_len bytes
             // and untouched by anyone else, so it cannot overlap the ring.
             let value_hash = unsafe { self.copy_hashed(value_pos, dst, stored_len) };
-            checksum_of(&h, key_hash, value_hash) == h.checksum && self.unchanged_since_read(offset)
+            value_hash == h.value_hash && head_valid() && self.unchanged_since_read(offset)
         } else {
             with_buffer(&READ_BUF, |stored| {
                 stored.clear();
@@ -237,7 +239,7 @@ impl Cache {
                     stored.set_len(stored_len);
                     value_hash
                 };
-                if checksum_of(&h, key_hash, value_hash) != h.checksum || !self.unchanged_since_read(offset) {
+                if value_hash != h.value_hash || !head_valid() || !self.unchanged_since_read(offset) {
                     return false;
                 }
                 // Validated, so the lengths can be trusted for the allocation below.
@@ -301,8 +303,8 @@ impl Cache {
         }
     }
 
-    /// The value hash of `len` ring bytes at `pos`, for reads that only validate an entry
-    /// (delete, exists, add, replace, the listing): hashed from a private copy, on the stack
+    /// The value hash of `len` ring bytes at `pos`, for the listing, which validates values it
+    /// does not take: hashed from a private copy, on the stack
     /// when short, else in this thread's read buffer.
     ///
     /// # Safety
@@ -338,6 +340,17 @@ impl Cache {
         let tail = self.tail();
         let lapped = !ring::is_intact(tail, word_offset(word, tail), self.capacity);
         self.bump(if lapped { Counter::ValidationLapped } else { Counter::ValidationCorrupt });
+    }
+
+    /// Empties a slot whose entry a read found damaged: its key matches, but its checksum or its
+    /// value's hash does not, though the ring has not reached it. Delete, exists, add and
+    /// replace validate only an entry's head, so without this a key whose value bytes were
+    /// damaged would stay live for them while every get misses it. (A CAS from the word read:
+    /// a slot written meanwhile is left alone.)
+    #[cold]
+    #[inline(never)]
+    pub(super) fn unlink_damaged(&self, slot: usize, word: u64) {
+        self.index().swap(slot, word, 0, Ordering::AcqRel);
     }
 
     /// Finds the published slot holding `key`, checking every candidate with `read`. A read
@@ -465,15 +478,19 @@ impl Cache {
         generation: Option<u64>,
         sink: &mut S,
     ) -> ReadOutcome {
-        if let Lookup::Present { header, damaged: false, .. } = self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink) {
-            let liveness = self.liveness(&header, generation);
-            if liveness == Liveness::Live {
-                return ReadOutcome::Hit(ValueKind(header.kind));
+        match self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink) {
+            Lookup::Present { header, damaged: false, .. } => {
+                let liveness = self.liveness(&header, generation);
+                if liveness == Liveness::Live {
+                    return ReadOutcome::Hit(ValueKind(header.kind));
+                }
+                sink.discard();
+                if liveness == Liveness::Expired {
+                    return ReadOutcome::Expired;
+                }
             }
-            sink.discard();
-            if liveness == Liveness::Expired {
-                return ReadOutcome::Expired;
-            }
+            Lookup::Present { slot, word, damaged: true, .. } => self.unlink_damaged(slot, word),
+            Lookup::Absent => {}
         }
         ReadOutcome::Miss
     }

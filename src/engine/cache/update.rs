@@ -28,10 +28,9 @@ impl Cache {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
         let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
-        // The value is validated too, though the slot is emptied either way: delete reports a
-        // key live exactly when get, exists, add and replace would see it live (an entry whose
-        // value fails its checksum is not). The value is only hashed (from a scratch copy), never
-        // handed to a sink or decompressed.
+        // The entry's head is validated, not its value (read.rs, read_full): delete costs the
+        // same whatever the value's size, and reports a key live exactly when exists, add and
+        // replace would see it live.
         for _ in 0..MAX_ATTEMPTS {
             match self.find_full(&probe, ns, key, &mut CheckOnly) {
                 Lookup::Absent => {
@@ -82,8 +81,13 @@ impl Cache {
         self.prefetch_ring(self.ring_size.pos(self.tail()), entry_len(ns.name.len() + key.len(), 8));
         let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
-            let Lookup::Present { slot, word, header, damaged: false } = self.find_full(&probe, ns, key, &mut sink) else {
-                return Ok(None);
+            let (slot, word, header) = match self.find_full(&probe, ns, key, &mut sink) {
+                Lookup::Present { slot, word, header, damaged: false } => (slot, word, header),
+                Lookup::Present { slot, word, damaged: true, .. } => {
+                    self.unlink_damaged(slot, word);
+                    return Ok(None);
+                }
+                Lookup::Absent => return Ok(None),
             };
             let Ok(bytes) = <[u8; 8]>::try_from(sink.bytes()) else { return Ok(None) };
             if self.liveness(&header, self.read_generation(ns)) != Liveness::Live

@@ -255,7 +255,7 @@ impl Cache {
         let mut rival = RivalWatch::default();
         for _ in 0..MAX_ATTEMPTS {
             // A plain set only needs the slot that holds the key; add/replace decide on liveness,
-            // so they validate the current entry fully.
+            // so they validate the current entry's head (never its value).
             let lookup = if mode == Mode::Set {
                 self.find_key(&probe, d.ns, d.key)
             } else {
@@ -358,10 +358,11 @@ impl Cache {
             kind: d.kind.0,
             flags: d.flags,
             _pad: [0; 2],
+            // Hashed from our own copy of the value, never from the ring: a writer lapped while
+            // copying must not give the bytes it finds there a valid checksum.
+            value_hash: checksum::value_hash(d.stored),
         };
-        // Hashed from our own copy of the value, never from the ring: a writer lapped while
-        // copying must not give the bytes it finds there a valid checksum.
-        eh.checksum = checksum_of(&eh, key_hash, checksum::value_hash(d.stored));
+        eh.checksum = checksum_of(&eh, key_hash);
         let pos = self.ring_size.pos(offset);
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.
