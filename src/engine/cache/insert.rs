@@ -18,7 +18,7 @@ use super::read::EntryRead;
 use super::write::PublishGuard;
 use super::{Cache, Namespace};
 use crate::engine::index::{
-    away_bucket, home_bucket, is_away, is_pending, word_offset, word_tag, Probe, AWAY, PENDING, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+    away_bucket, hint_says_away, home_bucket, is_away, is_pending, word_offset, word_tag, Probe, AWAY, PENDING, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
 };
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -173,19 +173,31 @@ impl Cache {
 
     /// Clears the pending words of `key` (an insert, a cuckoo move or a guarded write that has
     /// not published yet), so that a delete wins over a write still deciding: otherwise a
-    /// guarded fill older than the delete could publish after it.
+    /// guarded fill older than the delete could publish after it. The away bucket is read only
+    /// when the home's hint counts a word of this tag's group away: a pending away word is
+    /// counted (SeqCst) before it is stored, so a word this skips was stored after the hint
+    /// was read, later than the delete's own stores before it, which the writer's guard then
+    /// sees (the pairing of docs/design.md, "The key index").
     pub(super) fn clear_pending(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
         let index = self.index();
-        let buckets = if probe.has_away() { &probe.buckets[..] } else { &probe.buckets[..1] };
+        let [home, away] = probe.buckets;
         // Bucket by bucket over the slot words themselves: every delete runs this, and a walk
         // by slot number (Probe::slots) with a separate pending and tag test measured about 200
         // instructions a delete.
-        for &bucket in buckets {
-            for (i, word) in index.bucket(bucket)[..SLOTS_PER_BUCKET].iter().enumerate() {
-                let theirs = word.load(Ordering::SeqCst);
-                if probe.pending_match(theirs) {
-                    self.clear_pending_word(bucket as usize * WORDS_PER_BUCKET + i, theirs, ns, key);
-                }
+        let words = index.bucket(home);
+        for (i, word) in words[..SLOTS_PER_BUCKET].iter().enumerate() {
+            let theirs = word.load(Ordering::SeqCst);
+            if probe.pending_match(theirs) {
+                self.clear_pending_word(home as usize * WORDS_PER_BUCKET + i, theirs, ns, key);
+            }
+        }
+        if !probe.has_away() || !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::SeqCst), probe.tag) {
+            return;
+        }
+        for (i, word) in index.bucket(away)[..SLOTS_PER_BUCKET].iter().enumerate() {
+            let theirs = word.load(Ordering::SeqCst);
+            if probe.pending_match(theirs) {
+                self.clear_pending_word(away as usize * WORDS_PER_BUCKET + i, theirs, ns, key);
             }
         }
     }

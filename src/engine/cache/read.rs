@@ -360,11 +360,6 @@ impl Cache {
     #[inline(always)]
     pub(super) fn find<const PREFETCHED: bool, const HINTED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
         let index = self.index();
-        // A writer reads both lines anyway: start loading the away bucket now (a batch has
-        // requested the home bucket already).
-        if !HINTED && probe.has_away() {
-            prefetch(index.line(probe.buckets[1]));
-        }
         let [home, away] = probe.buckets;
         let mut check = |slot: usize, word: u64| -> Option<Lookup> {
             match read(word) {
@@ -404,11 +399,22 @@ impl Cache {
         Lookup::Absent
     }
 
-    /// Finds `key` for a writer (both buckets) and validates its whole entry, the value going
-    /// to `sink`.
+    /// Finds `key` for a writer (both buckets) and validates its entry, the value going to
+    /// `sink`.
     #[inline(always)]
     pub(super) fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+        self.prefetch_away(probe);
         self.find_full_as::<S, false, false>(probe, ns, key, sink)
+    }
+
+    /// A writer that will read both buckets (it must find the key wherever it is, and insert
+    /// only where it is not) starts loading the away bucket at once. (A delete does not: it
+    /// stops at the home bucket when the key is there, which it almost always is.)
+    #[inline(always)]
+    pub(super) fn prefetch_away(&self, probe: &Probe) {
+        if probe.has_away() {
+            prefetch(self.index().line(probe.buckets[1]));
+        }
     }
 
     /// Finds `key` for a read (the away bucket only when the hint says so) and validates its
@@ -427,6 +433,7 @@ impl Cache {
 
     /// Finds the slot holding `key` without validating the value (for a writer: both buckets).
     pub(super) fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
+        self.prefetch_away(probe);
         self.find::<false, false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
