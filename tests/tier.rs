@@ -843,3 +843,35 @@ fn a_note_never_skips_another_keys_entry_at_the_same_id() {
     assert_eq!(redis.cli(&["SET", "shmcache:d:0:0:0:k2", "\u{6}v2"]), "OK");
     assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v2"[..]));
 }
+
+/// Issue 31, item 1: a long tiered request (a worker loop, a CLI script) keeps the region
+/// marked at every resync, not only at its start, so that a process without the tier never
+/// takes the region over (flushing it, then writing values Redis never had) under it.
+#[test]
+fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
+    use shmcache::tier::mark::{self, Alone};
+    let redis = Redis::start("mark-resync");
+    let a = region();
+    let root = Namespace::root();
+    let mut long = Tier::new(TierConfig { resync_interval: Duration::from_millis(20), ..redis.config() }).unwrap();
+    long.begin_request();
+    assert_eq!(get(&mut long, &a, &root, b"k"), None);
+    // The request has run past the lease since it (or the PHP side, at its start) marked the
+    // region: the mark is as old as that.
+    mark::renew(&a, mark::unix_now() - mark::LEASE_SECONDS - 10);
+    std::thread::sleep(Duration::from_millis(40));
+    // Its next call is past the resync interval: it syncs again, and renews the mark.
+    assert_eq!(get(&mut long, &a, &root, b"k"), None);
+    assert!(
+        matches!(mark::enter_alone(&a, mark::unix_now(), mark::LEASE_SECONDS), Alone::Tiered { .. }),
+        "a process without the tier must stay out of a region a running tiered request uses"
+    );
+    // With the resync interval off (once per request), the request still renews the mark
+    // while it runs: its window of trust is cut at the renewal period.
+    let b = region();
+    let mut once = Tier::new(TierConfig { resync_interval: Duration::ZERO, ..redis.config() }).unwrap();
+    once.begin_request();
+    assert!(once.trusted(&b));
+    let until = once.trusted_until().expect("trusted");
+    assert!(until < Duration::MAX, "a request with the resync interval off must come back to renew the mark");
+}

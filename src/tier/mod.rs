@@ -44,6 +44,9 @@ const DONE_PREFIX: &[u8] = b"done:";
 /// How long such a note is kept (seconds): a sync normally comes within the second; one that
 /// comes later applies the entry as any other server does, which is only a re-read.
 const DONE_TTL: i64 = 600;
+/// A trusted request renews the region's mark at least this often, whatever its resync
+/// interval: well inside the lease (`mark::LEASE_SECONDS`).
+const MARK_RENEWAL: Duration = Duration::from_secs(mark::LEASE_SECONDS / 4);
 /// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
 /// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
 pub const ABSENT: ValueKind = ValueKind(0xFE);
@@ -134,6 +137,8 @@ pub struct Tier {
     trust: Trust,
     /// When this request last synced (or tried to), on the coarse monotonic clock.
     synced_at: Duration,
+    /// When this process last renewed the region's mark (`mark::renew`), on the same clock.
+    marked_at: Duration,
     warning: Option<String>,
     pub counters: TierCounters,
     /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
@@ -170,6 +175,7 @@ impl Tier {
             script: Script::new(include_str!("script.lua")),
             trust: Trust::Unknown,
             synced_at: Duration::ZERO,
+            marked_at: Duration::ZERO,
             warning: None,
             counters: TierCounters::default(),
             test_panic: false,
@@ -205,10 +211,13 @@ impl Tier {
     #[inline]
     pub fn trusted_until(&self) -> Option<Duration> {
         (self.trust == Trust::Trusted).then(|| {
+            // Even with the resync interval off, the request comes back to renew the mark
+            // before a process without the tier could take the region over.
+            let renew = self.marked_at.saturating_add(MARK_RENEWAL);
             if self.config.resync_interval.is_zero() {
-                Duration::MAX
+                renew
             } else {
-                self.synced_at.saturating_add(self.config.resync_interval)
+                self.synced_at.saturating_add(self.config.resync_interval).min(renew)
             }
         })
     }
@@ -232,13 +241,21 @@ impl Tier {
 
     /// Whether this request may read the near copy; syncs at the request's first call.
     pub fn trusted(&mut self, cache: &Cache) -> bool {
-        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && coarse_now().saturating_sub(self.synced_at) >= self.config.resync_interval {
+        let now = coarse_now();
+        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && now.saturating_sub(self.synced_at) >= self.config.resync_interval {
             // A long request (a CLI script, a worker loop) catches up with the other servers'
             // writes, or tries Redis again after a failure.
             self.trust = Trust::Unknown;
         }
+        if self.trust == Trust::Unknown || now.saturating_sub(self.marked_at) >= MARK_RENEWAL {
+            // At every sync (not only at the request's start, which the PHP side marks): a
+            // request running past the lease must not let a process without the tier take
+            // the region over under it (issue 31). Before the sync loads the epoch (SeqCst).
+            mark::renew(cache, mark::unix_now());
+            self.marked_at = now;
+        }
         if self.trust == Trust::Unknown {
-            self.synced_at = coarse_now();
+            self.synced_at = now;
             let reused = self.connection.is_some() && self.connection_pid == std::process::id();
             let mut synced = self.sync(cache);
             if synced.is_err() && reused && self.connection.is_none() {
