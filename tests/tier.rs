@@ -875,3 +875,36 @@ fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
     let until = once.trusted_until().expect("trusted");
     assert!(until < Duration::MAX, "a request with the resync interval off must come back to renew the mark");
 }
+
+/// Issue 31, item 4: a near copy never outlives Redis' copy, even when the server's wall clock
+/// steps back (a correction, a leap second, a VM resumed and resynchronized): near lifetimes
+/// count on a clock that does not step. Server B reads a value with a 2 s TTL while its clock
+/// is 60 s ahead (the hook shifts the tier's reading; the engine's expiry check follows the
+/// machine's clock, as a clock stepped back by 60 s afterwards would); once Redis has expired
+/// the key, B's next request must not serve it.
+#[test]
+fn a_clock_stepped_back_never_makes_a_near_copy_outlive_redis_copy() {
+    let redis = Redis::start("clock-step");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"short", STRING, b"v", 2, WriteMode::Set));
+    tb.set_test_wall_clock_shift(60_000);
+    assert_eq!(request_get(&mut tb, &b, b"short").as_deref(), Some(&b"v"[..]));
+    assert!(b.expires_at(&root, b"short").unwrap().is_some(), "B keeps a near copy");
+    // B's clock steps back 60 s.
+    tb.set_test_wall_clock_shift(0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while redis.cli(&["EXISTS", "shmcache:d:0:0:0:short"]) != "0" {
+        assert!(Instant::now() < deadline, "Redis did not expire the key");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(request_get(&mut tb, &b, b"short"), None, "B served a value Redis had expired");
+    // Without a step, near copies are kept: a value without a TTL stays near across requests.
+    assert!(request_set(&mut ta, &a, b"long", b"w"));
+    assert_eq!(request_get(&mut tb, &b, b"long").as_deref(), Some(&b"w"[..]));
+    let hits = tb.counters.near_hits;
+    assert_eq!(request_get(&mut tb, &b, b"long").as_deref(), Some(&b"w"[..]));
+    assert_eq!(tb.counters.near_hits, hits + 1);
+}

@@ -6,7 +6,7 @@
 //! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
 //! reported afterwards (`warn_pending`), when nothing is held.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use std::ffi::{c_char, c_int, CString};
@@ -42,10 +42,14 @@ static REPORT_DUE: AtomicBool = AtomicBool::new(false);
 /// Near hits of this process's `get_into`, counted without taking the tier's lock; added to
 /// the tier's own count in `status`.
 static NEAR_HITS: AtomicU64 = AtomicU64::new(0);
-/// Until when (nanoseconds on `tier::coarse_now`'s clock; u64::MAX: the whole request) this
+/// Until when (nanoseconds on `tier::coarse_now`'s clock) this
 /// request may read the near copy without asking the tier: its last answer to `trusted`, kept
 /// by `with`. 0: ask. Reset at every request start.
 static TRUSTED_UNTIL_NS: AtomicU64 = AtomicU64::new(0);
+/// The wall clock minus the coarse monotonic clock (ms, `clock::coarse_offset_ms`) when this
+/// process last asked the tier, which then checked the wall clock against the region's: a near
+/// read without asking the tier again requires that the wall clock has not gone back since.
+static CLOCK_BASE_MS: AtomicI64 = AtomicI64::new(0);
 
 struct LastError {
     message: String,
@@ -135,6 +139,8 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     let tier = guard.as_mut()?;
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
     TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
+    // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
+    CLOCK_BASE_MS.store(crate::tier::clock::coarse_offset_ms(), Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         REPORT_DUE.store(true, Ordering::Relaxed);
@@ -153,11 +159,14 @@ fn trusted(cache: &Cache) -> bool {
 }
 
 /// Whether the tier's last answer that this request may read the near copy still stands
-/// (`TRUSTED_UNTIL_NS`): no lock, no call into the tier.
+/// (`TRUSTED_UNTIL_NS`), and the wall clock has not gone back since it was given (then the
+/// tier must check the region's clock first: `tier::clock`): no lock, no call into the tier.
 #[inline(always)]
 pub fn near_readable() -> bool {
     let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
-    until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until)
+    until != 0
+        && (crate::tier::coarse_now().as_nanos() as u64) < until
+        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64 >= CLOCK_BASE_MS.load(Ordering::Relaxed)
 }
 
 /// A near hit the caller read from the region itself into `sink`: counted, and the value's kind

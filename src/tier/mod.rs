@@ -25,6 +25,7 @@ use redis::{Script, Value};
 
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 
+pub mod clock;
 pub mod mark;
 
 /// The namespace of the tier's own entries in the region (the generations). Applications
@@ -35,7 +36,8 @@ const RESERVED_NS: &[u8] = b"\0shmcache-tier";
 const CLAIMED: usize = 0;
 const APPLIED: usize = 1;
 const EPOCH: usize = 2;
-// Word 3 is `mark::MARK`: whether tiered processes use the region.
+// Word 3 is `mark::MARK`: whether tiered processes use the region; word 4 `clock::CLOCK`: the
+// clock the near copy's expiries follow.
 const GENERATION_PREFIX: &[u8] = b"gen:";
 /// A writer's note that it has brought its own server's near copy up to its write's stream
 /// entry (key `done:` + the entry's id): that server's next sync then skips the entry
@@ -143,6 +145,12 @@ pub struct Tier {
     pub counters: TierCounters,
     /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
     test_panic: bool,
+    /// Test hook: milliseconds added to this tier's reading of the wall clock
+    /// (`set_test_wall_clock_shift`).
+    test_wall_shift_ms: i64,
+    /// The region's clock word as this process last checked it (`clock::check`): a fill with
+    /// an expiry publishes only while it holds.
+    clock_seen: u64,
 }
 
 /// Locks a process's tier, as the PHP side keeps it (None while it is borrowed: no PHP code
@@ -179,6 +187,8 @@ impl Tier {
             warning: None,
             counters: TierCounters::default(),
             test_panic: false,
+            test_wall_shift_ms: 0,
+            clock_seen: 0,
         })
     }
 
@@ -200,6 +210,19 @@ impl Tier {
     #[doc(hidden)]
     pub fn arm_test_panic(&mut self) {
         self.test_panic = true;
+    }
+
+    /// Test hook: this tier reads the wall clock `ms` milliseconds ahead of the machine's (a
+    /// negative `ms`: behind); a later call with another value stands for a clock step. The
+    /// engine's own reading (entry expiry) is not shifted.
+    #[doc(hidden)]
+    pub fn set_test_wall_clock_shift(&mut self, ms: i64) {
+        self.test_wall_shift_ms = ms;
+    }
+
+    /// The wall clock as this tier reads it: Unix milliseconds.
+    fn wall_ms(&self) -> u64 {
+        now_ms().saturating_add_signed(self.test_wall_shift_ms)
     }
 
     pub fn config(&self) -> &TierConfig {
@@ -271,7 +294,35 @@ impl Tier {
                 }
             };
         }
+        if self.trust == Trust::Trusted {
+            // At every call that reaches the tier (the PHP side's near reads come here when
+            // its own cheaper test of the clock fails): a step back of the wall clock must
+            // not stretch a near copy's life.
+            self.check_clock(cache);
+        }
         self.trust == Trust::Trusted
+    }
+
+    /// Compares the wall clock with CLOCK_BOOTTIME (`clock`); after a step back, empties the
+    /// near copy (one process per step does).
+    fn check_clock(&mut self, cache: &Cache) {
+        let checked = clock::check(cache, self.wall_ms());
+        if checked.stepped_back {
+            // Fills made under the old word re-check it (SeqCst, then their pending word is
+            // visible): each either sees the new word or is flushed here.
+            fence(Ordering::SeqCst);
+            cache.flush_all();
+            self.counters.near_flushes += 1;
+        }
+        self.clock_seen = checked.word;
+    }
+
+    /// The wall time (Unix ms) a near expiry for a call about to be sent counts from, after
+    /// checking the clock: read after the clock word, so a fill either computed its expiry on
+    /// the clock the word stands for or finds the word changed at its re-check.
+    fn stamp(&mut self, cache: &Cache) -> u64 {
+        self.check_clock(cache);
+        self.wall_ms()
     }
 
     /// Counts a near hit (the caller read the region itself, without copying through here).
@@ -282,7 +333,7 @@ impl Tier {
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
     pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
         self.counters.near_misses += 1;
-        let sent_ms = now_ms();
+        let sent_ms = self.stamp(cache);
         let reply = self.call("get", ns, key, b"", b"")?;
         if !self.config.test_fill_delay.is_zero() {
             std::thread::sleep(self.config.test_fill_delay);
@@ -297,7 +348,7 @@ impl Tier {
             _ => return self.protocol_error(),
         };
         let (kind, bytes) = decode_value(&value)?;
-        if let Some(expires_at) = near_expiry(sent_ms, pttl) {
+        if let Some(expires_at) = near_expiry(sent_ms, pttl, self.wall_ms()) {
             self.fill(cache, ns, key, kind, &bytes, expires_at, last);
         }
         let buf = sink.buffer(kind, bytes.len());
@@ -333,7 +384,7 @@ impl Tier {
         };
         let encoded = encode_value(kind, value);
         let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
-        let sent_ms = now_ms();
+        let sent_ms = self.stamp(cache);
         let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
@@ -344,7 +395,7 @@ impl Tier {
                 }
                 // (No PTTL: a TTL in the past deleted the key.)
                 let fill = match rest {
-                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl).map(|expires_at| (kind, value, expires_at)),
+                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl, self.wall_ms()).map(|expires_at| (kind, value, expires_at)),
                     _ => None,
                 };
                 self.after_write(cache, ns, key, id, fill);
@@ -566,6 +617,7 @@ impl Tier {
     /// could neither publish nor delete: an older copy may still be there).
     fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
+        let clock_seen = self.clock_seen;
         let mut stale = false;
         let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
             if !recheck_delay.is_zero() {
@@ -575,7 +627,9 @@ impl Tier {
             // `claimed`; it stores `claimed`, then deletes (which clears pending words). One of
             // the two sees the other. The copy is invisible until this says yes.
             fence(Ordering::SeqCst);
-            stale = fill_is_stale(cache, q);
+            // An expiry computed before a step back of the wall clock (the word changed) would
+            // outlive Redis' copy.
+            stale = fill_is_stale(cache, q) || (expires_at != 0 && !clock::holds(cache, clock_seen));
             !stale
         });
         if stale {
@@ -1041,13 +1095,14 @@ fn random_epoch() -> Vec<u8> {
 
 /// When a near copy of a value that Redis gave `pttl` milliseconds to live, in a reply to a
 /// call sent at `sent_ms`, must die (Unix seconds, 0 = never): no later than Redis' copy, which
-/// counted from when the script ran, after `sent_ms`. None: not worth copying (it would be dead
+/// counted from when the script ran, after `sent_ms`, less the clock's tolerance (a step back
+/// smaller than `clock::TOLERANCE_MS` goes unseen). None: not worth copying (it would be dead
 /// on arrival).
-fn near_expiry(sent_ms: u64, pttl: i64) -> Option<u64> {
+fn near_expiry(sent_ms: u64, pttl: i64, now_ms: u64) -> Option<u64> {
     match pttl {
         -1 => Some(0),
         p if p < 0 => None,
-        p => Some(sent_ms.saturating_add(p as u64) / 1000).filter(|&t| t > now_ms() / 1000),
+        p => Some(sent_ms.saturating_add(p as u64).saturating_sub(clock::TOLERANCE_MS) / 1000).filter(|&t| t > now_ms / 1000),
     }
 }
 
