@@ -364,7 +364,9 @@ final class ShmCache
     /**
      * @param string $namespace Binary-safe, 0..1024 bytes. "" is the root namespace,
      *                          which holds the same keys as the shmcache_* functions.
-     * @throws ValueError If $namespace is longer than 1024 bytes.
+     * @throws ValueError If $namespace is longer than 1024 bytes, or reserved: "apcu" and
+     *                    "apcu\0..." (the apcu_* functions' entries, docs/apcu.md) and
+     *                    "\0shmcache..." (the tier's own).
      * @throws TypeError If $namespace is not a string (ints are not converted).
      */
     public function __construct(string $namespace = '') {}
@@ -589,7 +591,8 @@ final class ShmCache
 /*
  * APCu's user-cache functions, registered only with shmcache.apcu_compat=1 (and never while
  * the APCu extension is loaded). They behave as APCu 5.1's (return values, warnings, array
- * forms); entries live in the namespace "apcu". Differences: docs/apcu.md.
+ * forms); entries live in the namespace "apcu", which ShmCache cannot open. Differences:
+ * docs/apcu.md.
  */
 
 /**

@@ -567,7 +567,25 @@ pub fn namespace(func: &str, name: &Zval) -> Result<Namespace, PhpException> {
     } else {
         return Err(type_error(format!("{func}(): Argument #1 ($namespace) must be of type string, {} given", type_name(name))));
     };
+    if let Some(why) = reserved_namespace(&bytes) {
+        return Err(value_error(format!("{func}(): Argument #1 ($namespace) is reserved: {why}")));
+    }
     Namespace::new(&bytes).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
+}
+
+/// Why user code may not open a namespace the extension keeps for itself: "apcu" (and
+/// "apcu\0...") holds the apcu_* functions' entries, which are local to a server by contract and
+/// record store times (through `ShmCache` in tiered mode they would be read as near copies of
+/// Redis' values); "\0shmcache..." is the tier's own (its generations and notes). Other names
+/// starting with NUL stay open: namespace names are binary.
+fn reserved_namespace(name: &[u8]) -> Option<&'static str> {
+    if name == b"apcu" || name.starts_with(b"apcu\0") {
+        Some("the apcu_* functions keep their entries there")
+    } else if name.starts_with(b"\0shmcache") {
+        Some("the extension keeps its own entries there")
+    } else {
+        None
+    }
 }
 
 pub fn generation(ns: &Namespace) -> i64 {
