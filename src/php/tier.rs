@@ -132,6 +132,24 @@ pub fn region_in_use(cache: &Cache) -> bool {
     }
 }
 
+/// Whether a write goes through the tier glue (which, without a tier, refuses it) rather than
+/// straight to the region: always with the tier; without it, only once a tiered process has
+/// marked the region since this request's start (`region_in_use` checked the mark then, but a
+/// request that began earlier, such as a queue worker's, would otherwise keep writing values
+/// Redis never had into the near copy). One load of the region's mark word in the common case.
+#[inline(always)]
+pub fn on_for_write(cache: &Cache) -> bool {
+    on() || (mark::is_marked(cache) && marked_since_request_start(cache))
+}
+
+#[cold]
+#[inline(never)]
+fn marked_since_request_start(cache: &Cache) -> bool {
+    // A process with the tier is `on`; without it, this decides as at a request's start: stay
+    // out of a recent mark (then `on` for the rest of the request), take a lapsed one over.
+    !CONFIGURED.load(Ordering::Relaxed) && !region_in_use(cache)
+}
+
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
 /// fails, as when Redis is down, never serving the region unchecked).
 fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {

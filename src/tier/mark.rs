@@ -13,9 +13,9 @@
 //! coming back then empties the near copy before trusting it) and empties the region (the near
 //! copy is of a Redis this process does not follow).
 //!
-//! The check is made at each request's start, not at each call: a process whose request (a CLI
-//! script is one request) began before a tiered process marked the region is not stopped
-//! until its next request.
+//! The check is made at each request's start and before each write (`php::tier::on_for_write`):
+//! a process whose request (a CLI script is one request) began before a tiered process marked
+//! the region publishes nothing into it from then on.
 
 use std::sync::atomic::Ordering;
 
