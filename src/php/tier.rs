@@ -6,7 +6,7 @@
 //! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
 //! reported afterwards (`warn_pending`), when nothing is held.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use std::ffi::{c_char, c_int, CString};
@@ -26,6 +26,12 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 
 
 static ON: AtomicBool = AtomicBool::new(false);
+/// Where this request's writes go (`on_for_write`): WRITE_LOCAL, WRITE_TIER (whenever `ON`), or
+/// WRITE_UNLESS_MARKED (a process without the tier on a named region).
+static WRITE_MODE: AtomicU8 = AtomicU8::new(WRITE_LOCAL);
+const WRITE_LOCAL: u8 = 0;
+const WRITE_TIER: u8 = 1;
+const WRITE_UNLESS_MARKED: u8 = 2;
 static TIER: Mutex<Option<Tier>> = Mutex::new(None);
 /// The configuration error of this process, reported once per request while it stands.
 static CONFIG_ERROR: Mutex<Option<String>> = Mutex::new(None);
@@ -86,7 +92,9 @@ pub fn at_request_start() {
     let misconfigured = CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
     REPORT_DUE.store(misconfigured, Ordering::Relaxed);
     *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    ON.store(CONFIGURED.load(Ordering::Relaxed), Ordering::Relaxed);
+    let configured = CONFIGURED.load(Ordering::Relaxed);
+    ON.store(configured, Ordering::Relaxed);
+    WRITE_MODE.store(if configured { WRITE_TIER } else { WRITE_LOCAL }, Ordering::Relaxed);
     if let Some(mut tier) = crate::tier::lock(&TIER) {
         if let Some(t) = tier.as_mut() {
             t.begin_request();
@@ -106,6 +114,13 @@ pub fn region_in_use(cache: &Cache) -> bool {
         mark::renew(cache, mark::unix_now());
         return true;
     }
+    // Processes started apart (a CLI queue worker, cron, another master) share a named region:
+    // a tiered one may mark it while this request runs, so its writes look at the mark first.
+    // (The forked workers of one master share an anonymous region: their pools differ in
+    // `shmcache.redis` only by misconfiguration, which the check above reports at each request;
+    // writes there keep the cost they have without the tier.)
+    let mode = if super::named::configured() { WRITE_UNLESS_MARKED } else { WRITE_LOCAL };
+    WRITE_MODE.store(mode, Ordering::Relaxed);
     if !mark::is_marked(cache) {
         return true;
     }
@@ -127,27 +142,33 @@ pub fn region_in_use(cache: &Cache) -> bool {
             *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
             REPORT_DUE.store(true, Ordering::Relaxed);
             ON.store(true, Ordering::Relaxed);
+            WRITE_MODE.store(WRITE_TIER, Ordering::Relaxed);
             false
         }
     }
 }
 
 /// Whether a write goes through the tier glue (which, without a tier, refuses it) rather than
-/// straight to the region: always with the tier; without it, only once a tiered process has
-/// marked the region since this request's start (`region_in_use` checked the mark then, but a
-/// request that began earlier, such as a queue worker's, would otherwise keep writing values
-/// Redis never had into the near copy). One load of the region's mark word in the common case.
+/// straight to the region: always with the tier; without it, on a named region, once a tiered
+/// process has marked the region since this request's start (`region_in_use` checked the mark
+/// then, but a request that began earlier, such as a queue worker's, would otherwise keep
+/// writing values Redis never had into the near copy). One load of a byte, as `on` is, on the
+/// path without the tier.
 #[inline(always)]
 pub fn on_for_write(cache: &Cache) -> bool {
-    on() || (mark::is_marked(cache) && marked_since_request_start(cache))
+    match WRITE_MODE.load(Ordering::Relaxed) {
+        WRITE_LOCAL => false,
+        WRITE_TIER => true,
+        _ => marked_since_request_start(cache),
+    }
 }
 
 #[cold]
 #[inline(never)]
 fn marked_since_request_start(cache: &Cache) -> bool {
-    // A process with the tier is `on`; without it, this decides as at a request's start: stay
-    // out of a recent mark (then `on` for the rest of the request), take a lapsed one over.
-    !CONFIGURED.load(Ordering::Relaxed) && !region_in_use(cache)
+    // Decided as at a request's start: stay out of a recent mark (then every call goes through
+    // the tier glue for the rest of the request), take a lapsed one over.
+    mark::is_marked(cache) && !region_in_use(cache)
 }
 
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
