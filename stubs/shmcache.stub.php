@@ -320,6 +320,18 @@ function shmcache_ttl(string $key): mixed {}
 function shmcache_flush(): bool {}
 
 /**
+ * Starts a new logical request inside a long-lived PHP request (a worker-mode runtime's loop,
+ * a queue consumer): call it at the start of each HTTP request or job. In tiered mode
+ * (shmcache.redis) the tier syncs with Redis now, so every server's writes that returned
+ * before the call are read after it; the request's trust, warnings and region check start
+ * over. See docs/configuration.md ("Worker-mode runtimes").
+ *
+ * @return bool True when the cache can be used (tiered: Redis answered); false when the
+ *              extension has no region or Redis failed.
+ */
+function shmcache_begin_request(): bool {}
+
+/**
  * Counters and sizes of the region. They cover the whole region, all namespaces and
  * all processes.
  *

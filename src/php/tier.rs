@@ -106,6 +106,22 @@ pub fn at_request_start() {
     }
 }
 
+/// `shmcache_begin_request()`: a new logical request inside this PHP request (a worker-mode
+/// runtime's loop). The per-request state starts over as at RINIT (the region's mark or stay-out
+/// check included), then a tiered process syncs at once. Only the tier's state: a named region
+/// is switched (replaced file, `named`) between PHP requests only, when no reference to it is
+/// alive, never from PHP code.
+pub fn begin_logical_request() -> bool {
+    at_request_start();
+    let Some(cache) = super::cache() else { return false };
+    if !on() {
+        return true;
+    }
+    let trusted = trusted(cache);
+    warn_pending();
+    trusted
+}
+
 /// A request of this process starts using `cache` (at RINIT, or when its named region opens):
 /// a tiered process marks the region; one without the tier stays out of a region tiered
 /// processes use (`tier::mark`). False when this process must stay out.
