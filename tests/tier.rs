@@ -908,3 +908,39 @@ fn a_clock_stepped_back_never_makes_a_near_copy_outlive_redis_copy() {
     assert_eq!(request_get(&mut tb, &b, b"long").as_deref(), Some(&b"w"[..]));
     assert_eq!(tb.counters.near_hits, hits + 1);
 }
+
+/// Issue 31, item 7: Redis replaced (a restart that lost its data, a failover) by one whose
+/// clock is behind, while a fill read from the old Redis is in flight. The old stream's ids
+/// are ahead of the new one's (here the old stream starts at an id in 2255), so the reset to
+/// the new Redis raises `claimed` only to a position below the fill's: the fill must still
+/// lose, or the region keeps the old value while Redis has a newer one.
+#[test]
+fn a_fill_read_from_a_redis_that_was_replaced_never_lands_after_the_reset() {
+    let mut redis = Redis::start("epoch-fill");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    // The old Redis' stream is ahead of any clock: its ids continue from 9000000000000-0.
+    assert_eq!(redis.cli(&["XADD", "shmcache:inval", "9000000000000-0", "t", "k", "n", "", "k", "dummy"]), "9000000000000-0");
+    assert!(request_set(&mut ta, &a, b"k", b"old"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"old"[..]));
+    assert!(request_set(&mut ta, &a, b"unrelated", b"x"));
+    // A request on B misses k (evicted here) and reads it from the old Redis, slowly.
+    b.delete(&Namespace::root(), b"k").unwrap();
+    let slow_config = TierConfig { test_fill_delay: Duration::from_millis(2000), ..redis.config() };
+    let b2 = Arc::clone(&b);
+    let slow_reader = std::thread::spawn(move || {
+        let mut slow = Tier::new(slow_config).unwrap();
+        request_get(&mut slow, &b2, b"k")
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // Redis is replaced by an empty one with an ordinary clock; the new value is written there
+    // and B's next request resets its near copy to the new Redis.
+    redis.restart();
+    assert!(request_set(&mut ta, &a, b"k", b"new"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
+    assert_eq!(slow_reader.join().unwrap().as_deref(), Some(&b"old"[..]), "the slow request read before the switch");
+    // Requests on B after it: the new value, never the slow request's fill of the old one.
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"k").as_deref(), Some(&b"new"[..]));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
+}

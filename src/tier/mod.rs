@@ -151,6 +151,9 @@ pub struct Tier {
     /// The region's clock word as this process last checked it (`clock::check`): a fill with
     /// an expiry publishes only while it holds.
     clock_seen: u64,
+    /// The region's epoch word when this process last sent a call whose reply may fill the near
+    /// copy: a fill publishes only while it holds (a reply of a Redis since replaced loses).
+    epoch_seen: u64,
 }
 
 /// Locks a process's tier, as the PHP side keeps it (None while it is borrowed: no PHP code
@@ -189,6 +192,7 @@ impl Tier {
             test_panic: false,
             test_wall_shift_ms: 0,
             clock_seen: 0,
+            epoch_seen: 0,
         })
     }
 
@@ -322,6 +326,7 @@ impl Tier {
     /// the clock the word stands for or finds the word changed at its re-check.
     fn stamp(&mut self, cache: &Cache) -> u64 {
         self.check_clock(cache);
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         self.wall_ms()
     }
 
@@ -410,6 +415,7 @@ impl Tier {
         if !self.trusted(cache) {
             return false;
         }
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         let Some(reply) = self.call("delete", ns, key, b"", b"") else { return false };
         match reply.as_slice() {
             [Value::Int(n), id] => match stream_id(id) {
@@ -519,6 +525,7 @@ impl Tier {
             return g;
         }
         self.counters.near_misses += 1;
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         let Some(reply) = self.call("generation", ns, b"", b"", b"") else { return 0 };
         let parsed = match reply.as_slice() {
             [g, last] => bulk(g)
@@ -605,6 +612,11 @@ impl Tier {
             } else {
                 // Another Redis: the old position means nothing in its stream.
                 word(cache, APPLIED).store(last, Ordering::SeqCst);
+                // Fills of the old Redis' replies re-check the epoch: one that loaded it before
+                // the swap above made its entry visible (pending) before that load, so this
+                // second flush, after the swap, removes it (Dekker, as with `claimed`).
+                fence(Ordering::SeqCst);
+                cache.flush_all();
             }
         }
         self.counters.near_flushes += 1;
@@ -618,6 +630,7 @@ impl Tier {
     fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
         let clock_seen = self.clock_seen;
+        let epoch_seen = self.epoch_seen;
         let mut stale = false;
         let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
             if !recheck_delay.is_zero() {
@@ -629,7 +642,12 @@ impl Tier {
             fence(Ordering::SeqCst);
             // An expiry computed before a step back of the wall clock (the word changed) would
             // outlive Redis' copy.
-            stale = fill_is_stale(cache, q) || (expires_at != 0 && !clock::holds(cache, clock_seen));
+            // A reply of a Redis since replaced (the epoch changed: a reset, whose `claimed` is
+            // the new stream's position and may be below `q` when the old Redis' clock was
+            // ahead) would outlive the reset.
+            stale = fill_is_stale(cache, q)
+                || word(cache, EPOCH).load(Ordering::SeqCst) != epoch_seen
+                || (expires_at != 0 && !clock::holds(cache, clock_seen));
             !stale
         });
         if stale {
