@@ -17,6 +17,8 @@ struct Redis {
     child: Option<Child>,
     socket: PathBuf,
     tcp: Option<(String, u16)>,
+    /// An RDB file Redis loads at start and `SAVE` writes (None: no persistence).
+    rdb: Option<PathBuf>,
 }
 
 impl Redis {
@@ -24,7 +26,18 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: None };
+        let mut r = Redis { child: None, socket, tcp: None, rdb: None };
+        r.restart();
+        r
+    }
+
+    /// With an RDB snapshot file of its own (written by `SAVE`, loaded at each restart).
+    fn start_with_snapshot(name: &str) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        std::fs::create_dir_all(&dir).unwrap();
+        let rdb = dir.join(format!("{name}.rdb"));
+        let _ = std::fs::remove_file(&rdb);
+        let mut r = Redis { child: None, socket: dir.join(format!("{name}.sock")), tcp: None, rdb: Some(rdb) };
         r.restart();
         r
     }
@@ -34,7 +47,7 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)) };
+        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)), rdb: None };
         r.restart();
         r
     }
@@ -48,6 +61,9 @@ impl Redis {
         };
         let mut command = Command::new(server_binary());
         command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
+        if let Some(rdb) = &self.rdb {
+            command.arg("--dir").arg(rdb.parent().unwrap()).arg("--dbfilename").arg(rdb.file_name().unwrap());
+        }
         if server_major() >= 7 {
             // (Before 7.0 DEBUG is always allowed, and the option does not exist.)
             command.args(["--enable-debug-command", "local"]);
@@ -943,4 +959,25 @@ fn a_fill_read_from_a_redis_that_was_replaced_never_lands_after_the_reset() {
     let mut tc = tier(&redis);
     assert_eq!(request_get(&mut tc, &b, b"k").as_deref(), Some(&b"new"[..]));
     assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
+}
+
+/// Issue 31, item 3: Redis restarted from an older snapshot (RDB, its default persistence)
+/// loses the writes after the last save. Server A wrote v2 after the save and had not synced
+/// past its own write; B had. After the restart B's position is gone (B resets and reads v1);
+/// A's position is still in the stream, so the sync alone says complete: A must still notice
+/// that an entry it saw (its own write's) is gone, and start over.
+#[test]
+fn a_redis_restored_from_an_older_snapshot_empties_the_near_copy_of_every_server() {
+    let mut redis = Redis::start_with_snapshot("snapshot");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"ks", b"v1"));
+    assert_eq!(redis.cli(&["SAVE"]), "OK");
+    assert!(request_set(&mut ta, &a, b"ks", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v2"[..]));
+    // Killed, and started again from the snapshot: v1, and the stream as it was at the save.
+    redis.restart();
+    assert_eq!(redis.cli(&["GET", "shmcache:d:0:0:0:ks"]), "\u{6}v1", "(a string: its kind byte, then its bytes)");
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(request_get(&mut ta, &a, b"ks").as_deref(), Some(&b"v1"[..]), "A served a write Redis lost");
 }

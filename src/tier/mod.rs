@@ -38,6 +38,11 @@ const APPLIED: usize = 1;
 const EPOCH: usize = 2;
 // Word 3 is `mark::MARK`: whether tiered processes use the region; word 4 `clock::CLOCK`: the
 // clock the near copy's expiries follow.
+/// The highest stream position a value in the near copy may come from (a fill's, a local
+/// write's), raised before the value is inserted: a sync checks that its entry is still in the
+/// stream, or Redis lost writes this server has seen (restarted from an older snapshot, an AOF
+/// fsynced every second, a failover to a replica that lagged) and the near copy starts over.
+const SEEN: usize = 5;
 const GENERATION_PREFIX: &[u8] = b"gen:";
 /// A writer's note that it has brought its own server's near copy up to its write's stream
 /// entry (key `done:` + the entry's id): that server's next sync then skips the entry
@@ -544,15 +549,19 @@ impl Tier {
     fn sync(&mut self, cache: &Cache) -> Result<(), String> {
         let applied = word(cache, APPLIED).load(Ordering::SeqCst);
         let epoch = word(cache, EPOCH).load(Ordering::SeqCst);
+        // Past `applied` only (up to it, the completeness check covers it), and only an id that
+        // names one entry exactly.
+        let seen = word(cache, SEEN).load(Ordering::SeqCst);
+        let seen = if seen > applied && is_exact(seen) { format_id(seen) } else { String::new() };
         // Always a new value: a Redis that lost its data must not be handed back the old one.
         let candidate = random_epoch();
         let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
-        let mut reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let mut reply = self.call_raw("sync", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
         if let [Value::Nil] = reply.as_slice() {
             // A Redis without an epoch yet (new, or one that lost its data): the writing
             // script sets one, unless another server's did meanwhile.
-            reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+            reply = self.call_raw("init", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
         }
         // `complete`: whether the stream still holds every entry after `applied` (script.lua).
         let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice() else {
@@ -604,6 +613,9 @@ impl Tier {
         raise(cache, CLAIMED, position.map_or(0, |(_, last)| last));
         fence(Ordering::SeqCst);
         cache.flush_all();
+        // Nothing near is newer than the reset's position now (a lost entry seen before must
+        // not make every later sync start over again).
+        word(cache, SEEN).store(position.map_or(0, |(_, last)| last), Ordering::SeqCst);
         if let Some((epoch, last)) = position {
             if word(cache, EPOCH).swap(epoch, Ordering::SeqCst) == epoch {
                 // `applied` becomes at least `last` only: the flush covers the entries up to
@@ -629,6 +641,9 @@ impl Tier {
     /// could neither publish nor delete: an older copy may still be there).
     fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
+        // Before the value can be visible: a sync that could let a request read it checks that
+        // the entry is still in Redis' stream.
+        raise(cache, SEEN, q);
         let clock_seen = self.clock_seen;
         let epoch_seen = self.epoch_seen;
         let mut stale = false;
@@ -661,6 +676,7 @@ impl Tier {
     /// value or nothing. The request that wrote reads its own write from here on.
     fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
         raise(cache, CLAIMED, id);
+        raise(cache, SEEN, id);
         fence(Ordering::SeqCst);
         let up_to_date = match fill {
             Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
