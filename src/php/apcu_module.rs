@@ -38,14 +38,14 @@ pub fn register() -> Result<(), String> {
     // SAFETY: the build id PHP compiled this extension against (a static string of PHP's).
     entry.build_id = unsafe { ext_php_rs::ffi::ext_php_rs_php_build_id() };
     let entry = Box::into_raw(Box::new(entry));
-    // SAFETY: a complete entry that lives as long as the process. Called during MINIT, on the
-    // startup thread, while PHP starts the modules with zend_hash_apply over its registry,
-    // which reads each element at its index afresh, so an element added meanwhile (this one)
-    // is safe to add and is started by the same pass (it has nothing to start).
     // PHP points `EG(current_module)` at the module it registers and then clears it, but
     // shmcache's own MINIT is still running (ext-php-rs registers its classes after this, and
     // needs it): it is put back.
     let current = ExecutorGlobals::get().current_module;
+    // SAFETY: a complete entry that lives as long as the process. Called during MINIT, on the
+    // startup thread, while PHP starts the modules with zend_hash_apply over its registry,
+    // which reads each element at its index afresh, so an element added meanwhile (this one)
+    // is safe to add and is started by the same pass (it has nothing to start).
     let registered = unsafe { zend_register_internal_module(entry) };
     ExecutorGlobals::get_mut().current_module = current;
     if registered.is_null() {
