@@ -320,6 +320,18 @@ function shmcache_ttl(string $key): mixed {}
 function shmcache_flush(): bool {}
 
 /**
+ * Starts a new logical request inside a long-lived PHP request (a worker-mode runtime's loop,
+ * a queue consumer): call it at the start of each HTTP request or job. In tiered mode
+ * (shmcache.redis) the tier syncs with Redis now, so every server's writes that returned
+ * before the call are read after it; the request's trust, warnings and region check start
+ * over. See docs/configuration.md ("Worker-mode runtimes").
+ *
+ * @return bool True when the cache can be used (tiered: Redis answered); false when the
+ *              extension has no region or Redis failed.
+ */
+function shmcache_begin_request(): bool {}
+
+/**
  * Counters and sizes of the region. They cover the whole region, all namespaces and
  * all processes.
  *
@@ -364,7 +376,9 @@ final class ShmCache
     /**
      * @param string $namespace Binary-safe, 0..1024 bytes. "" is the root namespace,
      *                          which holds the same keys as the shmcache_* functions.
-     * @throws ValueError If $namespace is longer than 1024 bytes.
+     * @throws ValueError If $namespace is longer than 1024 bytes, or reserved: "apcu" and
+     *                    "apcu\0..." (the apcu_* functions' entries, docs/apcu.md) and
+     *                    "\0shmcache..." (the tier's own).
      * @throws TypeError If $namespace is not a string (ints are not converted).
      */
     public function __construct(string $namespace = '') {}
@@ -589,7 +603,8 @@ final class ShmCache
 /*
  * APCu's user-cache functions, registered only with shmcache.apcu_compat=1 (and never while
  * the APCu extension is loaded). They behave as APCu 5.1's (return values, warnings, array
- * forms); entries live in the namespace "apcu". Differences: docs/apcu.md.
+ * forms); entries live in the namespace "apcu", which ShmCache cannot open. Differences:
+ * docs/apcu.md.
  */
 
 /**

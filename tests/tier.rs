@@ -17,6 +17,8 @@ struct Redis {
     child: Option<Child>,
     socket: PathBuf,
     tcp: Option<(String, u16)>,
+    /// An RDB file Redis loads at start and `SAVE` writes (None: no persistence).
+    rdb: Option<PathBuf>,
 }
 
 impl Redis {
@@ -24,7 +26,18 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: None };
+        let mut r = Redis { child: None, socket, tcp: None, rdb: None };
+        r.restart();
+        r
+    }
+
+    /// With an RDB snapshot file of its own (written by `SAVE`, loaded at each restart).
+    fn start_with_snapshot(name: &str) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        std::fs::create_dir_all(&dir).unwrap();
+        let rdb = dir.join(format!("{name}.rdb"));
+        let _ = std::fs::remove_file(&rdb);
+        let mut r = Redis { child: None, socket: dir.join(format!("{name}.sock")), tcp: None, rdb: Some(rdb) };
         r.restart();
         r
     }
@@ -34,7 +47,7 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)) };
+        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)), rdb: None };
         r.restart();
         r
     }
@@ -48,6 +61,9 @@ impl Redis {
         };
         let mut command = Command::new(server_binary());
         command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
+        if let Some(rdb) = &self.rdb {
+            command.arg("--dir").arg(rdb.parent().unwrap()).arg("--dbfilename").arg(rdb.file_name().unwrap());
+        }
         if server_major() >= 7 {
             // (Before 7.0 DEBUG is always allowed, and the option does not exist.)
             command.args(["--enable-debug-command", "local"]);
@@ -842,4 +858,126 @@ fn a_note_never_skips_another_keys_entry_at_the_same_id() {
     assert_eq!(redis.cli(&["XADD", "shmcache:inval", writers, "t", "k", "n", "", "k", "k2"]), *writers);
     assert_eq!(redis.cli(&["SET", "shmcache:d:0:0:0:k2", "\u{6}v2"]), "OK");
     assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v2"[..]));
+}
+
+/// Issue 31, item 1: a long tiered request (a worker loop, a CLI script) keeps the region
+/// marked at every resync, not only at its start, so that a process without the tier never
+/// takes the region over (flushing it, then writing values Redis never had) under it.
+#[test]
+fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
+    use shmcache::tier::mark::{self, Alone};
+    let redis = Redis::start("mark-resync");
+    let a = region();
+    let root = Namespace::root();
+    let mut long = Tier::new(TierConfig { resync_interval: Duration::from_millis(20), ..redis.config() }).unwrap();
+    long.begin_request();
+    assert_eq!(get(&mut long, &a, &root, b"k"), None);
+    // The request has run past the lease since it (or the PHP side, at its start) marked the
+    // region: the mark is as old as that.
+    mark::renew(&a, mark::unix_now() - mark::LEASE_SECONDS - 10);
+    std::thread::sleep(Duration::from_millis(40));
+    // Its next call is past the resync interval: it syncs again, and renews the mark.
+    assert_eq!(get(&mut long, &a, &root, b"k"), None);
+    assert!(
+        matches!(mark::enter_alone(&a, mark::unix_now(), mark::LEASE_SECONDS), Alone::Tiered { .. }),
+        "a process without the tier must stay out of a region a running tiered request uses"
+    );
+    // With the resync interval off (once per request), the request still renews the mark
+    // while it runs: its window of trust is cut at the renewal period.
+    let b = region();
+    let mut once = Tier::new(TierConfig { resync_interval: Duration::ZERO, ..redis.config() }).unwrap();
+    once.begin_request();
+    assert!(once.trusted(&b));
+    let until = once.trusted_until().expect("trusted");
+    assert!(until < Duration::MAX, "a request with the resync interval off must come back to renew the mark");
+}
+
+/// Issue 31, item 4: a near copy never outlives Redis' copy, even when the server's wall clock
+/// steps back (a correction, a leap second, a VM resumed and resynchronized): near lifetimes
+/// count on a clock that does not step. Server B reads a value with a 2 s TTL while its clock
+/// is 60 s ahead (the hook shifts the tier's reading; the engine's expiry check follows the
+/// machine's clock, as a clock stepped back by 60 s afterwards would); once Redis has expired
+/// the key, B's next request must not serve it.
+#[test]
+fn a_clock_stepped_back_never_makes_a_near_copy_outlive_redis_copy() {
+    let redis = Redis::start("clock-step");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    let root = Namespace::root();
+    ta.begin_request();
+    assert!(ta.store(&a, &root, b"short", STRING, b"v", 2, WriteMode::Set));
+    tb.set_test_wall_clock_shift(60_000);
+    assert_eq!(request_get(&mut tb, &b, b"short").as_deref(), Some(&b"v"[..]));
+    assert!(b.expires_at(&root, b"short").unwrap().is_some(), "B keeps a near copy");
+    // B's clock steps back 60 s.
+    tb.set_test_wall_clock_shift(0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while redis.cli(&["EXISTS", "shmcache:d:0:0:0:short"]) != "0" {
+        assert!(Instant::now() < deadline, "Redis did not expire the key");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(request_get(&mut tb, &b, b"short"), None, "B served a value Redis had expired");
+    // Without a step, near copies are kept: a value without a TTL stays near across requests.
+    assert!(request_set(&mut ta, &a, b"long", b"w"));
+    assert_eq!(request_get(&mut tb, &b, b"long").as_deref(), Some(&b"w"[..]));
+    let hits = tb.counters.near_hits;
+    assert_eq!(request_get(&mut tb, &b, b"long").as_deref(), Some(&b"w"[..]));
+    assert_eq!(tb.counters.near_hits, hits + 1);
+}
+
+/// Issue 31, item 7: Redis replaced (a restart that lost its data, a failover) by one whose
+/// clock is behind, while a fill read from the old Redis is in flight. The old stream's ids
+/// are ahead of the new one's (here the old stream starts at an id in 2255), so the reset to
+/// the new Redis raises `claimed` only to a position below the fill's: the fill must still
+/// lose, or the region keeps the old value while Redis has a newer one.
+#[test]
+fn a_fill_read_from_a_redis_that_was_replaced_never_lands_after_the_reset() {
+    let mut redis = Redis::start("epoch-fill");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    // The old Redis' stream is ahead of any clock: its ids continue from 9000000000000-0.
+    assert_eq!(redis.cli(&["XADD", "shmcache:inval", "9000000000000-0", "t", "k", "n", "", "k", "dummy"]), "9000000000000-0");
+    assert!(request_set(&mut ta, &a, b"k", b"old"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"old"[..]));
+    assert!(request_set(&mut ta, &a, b"unrelated", b"x"));
+    // A request on B misses k (evicted here) and reads it from the old Redis, slowly.
+    b.delete(&Namespace::root(), b"k").unwrap();
+    let slow_config = TierConfig { test_fill_delay: Duration::from_millis(2000), ..redis.config() };
+    let b2 = Arc::clone(&b);
+    let slow_reader = std::thread::spawn(move || {
+        let mut slow = Tier::new(slow_config).unwrap();
+        request_get(&mut slow, &b2, b"k")
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // Redis is replaced by an empty one with an ordinary clock; the new value is written there
+    // and B's next request resets its near copy to the new Redis.
+    redis.restart();
+    assert!(request_set(&mut ta, &a, b"k", b"new"));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
+    assert_eq!(slow_reader.join().unwrap().as_deref(), Some(&b"old"[..]), "the slow request read before the switch");
+    // Requests on B after it: the new value, never the slow request's fill of the old one.
+    let mut tc = tier(&redis);
+    assert_eq!(request_get(&mut tc, &b, b"k").as_deref(), Some(&b"new"[..]));
+    assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
+}
+
+/// Issue 31, item 3: Redis restarted from an older snapshot (RDB, its default persistence)
+/// loses the writes after the last save. Server A wrote v2 after the save and had not synced
+/// past its own write; B had. After the restart B's position is gone (B resets and reads v1);
+/// A's position is still in the stream, so the sync alone says complete: A must still notice
+/// that an entry it saw (its own write's) is gone, and start over.
+#[test]
+fn a_redis_restored_from_an_older_snapshot_empties_the_near_copy_of_every_server() {
+    let mut redis = Redis::start_with_snapshot("snapshot");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"ks", b"v1"));
+    assert_eq!(redis.cli(&["SAVE"]), "OK");
+    assert!(request_set(&mut ta, &a, b"ks", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v2"[..]));
+    // Killed, and started again from the snapshot: v1, and the stream as it was at the save.
+    redis.restart();
+    assert_eq!(redis.cli(&["GET", "shmcache:d:0:0:0:ks"]), "\u{6}v1", "(a string: its kind byte, then its bytes)");
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(request_get(&mut ta, &a, b"ks").as_deref(), Some(&b"v1"[..]), "A served a write Redis lost");
 }

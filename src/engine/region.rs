@@ -104,8 +104,10 @@ pub(crate) struct Header {
     pub coordination: Padded<[AtomicU64; COORDINATION_WORDS]>,
 }
 
-/// How many coordination words a region has.
-pub const COORDINATION_WORDS: usize = 4;
+/// How many coordination words a region has. (Six since issue 31: the fifth and sixth were
+/// padding of the 128-byte block before, zero in every region, so the header's layout did not
+/// change.)
+pub const COORDINATION_WORDS: usize = 6;
 
 /// Words every writer touches, each on its own cache line.
 #[repr(C)]
@@ -122,6 +124,8 @@ pub(crate) struct HotWords {
 pub(crate) struct Padded<T>(pub T);
 
 const _: () = assert!(std::mem::size_of::<Header>() <= HEADER_LEN);
+// The coordination words fit the one aligned block they always had.
+const _: () = assert!(std::mem::size_of::<Padded<[AtomicU64; COORDINATION_WORDS]>>() == 128);
 
 pub struct Region {
     base: *mut u8,

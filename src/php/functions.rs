@@ -113,6 +113,17 @@ pub fn shmcache_flush() -> bool {
     ops::flush(root())
 }
 
+/// Starts a new logical request in a long-lived worker (FrankenPHP worker mode, RoadRunner,
+/// Swoole, Octane, a queue consumer): what a new PHP request starts with, now. In tiered mode
+/// the tier syncs with Redis at once (every server's writes that returned before this call are
+/// seen after it) and the request's trust, warnings and region check start over. True when the
+/// cache can be used (tiered: Redis answered).
+#[php_function]
+#[php(name = "shmcache_begin_request")]
+pub fn shmcache_begin_request() -> bool {
+    super::tier::begin_logical_request()
+}
+
 #[php_function]
 #[php(name = "shmcache_info")]
 pub fn shmcache_info() -> PhpResult<ZBox<ZendHashTable>> {
@@ -136,5 +147,6 @@ pub fn register(module: ModuleBuilder) -> ModuleBuilder {
         .function(wrap_function!(shmcache_exists))
         .function(wrap_function!(shmcache_ttl))
         .function(wrap_function!(shmcache_flush))
+        .function(wrap_function!(shmcache_begin_request))
         .function(wrap_function!(shmcache_info))
 }

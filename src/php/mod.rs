@@ -5,6 +5,7 @@
 
 mod apcu;
 mod apcu_iterator;
+mod apcu_module;
 mod args;
 mod class;
 mod codec;
@@ -118,7 +119,9 @@ fn start_apcu_compat(module_number: i32) -> Result<(), String> {
         return Ok(());
     }
     apcu::register(module_number)?;
-    ini::register_apc_mirrors(module_number)
+    ini::register_apc_mirrors(module_number)?;
+    // Applications that test for the extension (extension_loaded, phpversion) find it too.
+    apcu_module::register()
 }
 
 fn apcu_extension_loaded() -> bool {

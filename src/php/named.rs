@@ -47,6 +47,11 @@ thread_local! {
 }
 
 /// The named region's status; None when this process uses the anonymous region (or none).
+/// Whether this process uses a named region (one that processes started apart share).
+pub fn configured() -> bool {
+    STATE.with(|s| s.borrow().settings.is_some())
+}
+
 pub fn status() -> Option<NamedStatus> {
     STATE.with(|s| {
         let s = s.borrow();

@@ -329,7 +329,7 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
     let Some(cache) = cache() else { return Ok(false) };
-    if tier::on() {
+    if tier::on_for_write(cache) {
         let stored = tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode.into());
         drop(encoded);
         tier::warn_pending();
@@ -381,7 +381,7 @@ pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, tt
         let key = array_key_bytes(k, &key_what)?;
         let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { return Ok(()) };
         let ok = match cache() {
-            Some(c) if tier::on() => {
+            Some(c) if tier::on_for_write(c) => {
                 let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode.into());
                 tier::warn_pending();
                 stored
@@ -414,7 +414,7 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
     let old = old.value(&arg(func, 2, "old"))?;
     let new = new.value(&arg(func, 3, "new"))?;
     let Some(cache) = cache() else { return Ok(false) };
-    if tier::on() {
+    if tier::on_for_write(cache) {
         let done = tier::cas(cache, ns, &key, old, new);
         tier::warn_pending();
         return Ok(done);
@@ -434,7 +434,7 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
     let mut z = Zval::new();
     z.set_bool(false);
     let Some(cache) = cache() else { return Ok(z) };
-    if tier::on() {
+    if tier::on_for_write(cache) {
         if let Some(n) = tier::incr(cache, ns, &key, step) {
             z.set_long(n);
         }
@@ -492,7 +492,7 @@ pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
         None => key_bytes(key, &arg(func, 1, "key"))?,
     };
     let Some(cache) = cache() else { return Ok(false) };
-    if tier::on() {
+    if tier::on_for_write(cache) {
         let deleted = tier::delete(cache, ns, &key);
         tier::warn_pending();
         return Ok(deleted);
@@ -514,7 +514,7 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
         // that a refusal's warning ran for an earlier key.
         let k = k.dereference();
         let key = key_bytes(k, &element)?;
-        let live = if tier::on() {
+        let live = if tier::on_for_write(cache) {
             let deleted = tier::delete(cache, ns, &key);
             drop(key);
             tier::warn_pending();
@@ -546,7 +546,7 @@ pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
 
 pub fn flush(ns: &Namespace) -> bool {
     match cache() {
-        Some(c) if tier::on() => {
+        Some(c) if tier::on_for_write(c) => {
             let flushed = tier::flush(c, ns);
             tier::warn_pending();
             flushed
@@ -567,7 +567,25 @@ pub fn namespace(func: &str, name: &Zval) -> Result<Namespace, PhpException> {
     } else {
         return Err(type_error(format!("{func}(): Argument #1 ($namespace) must be of type string, {} given", type_name(name))));
     };
+    if let Some(why) = reserved_namespace(&bytes) {
+        return Err(value_error(format!("{func}(): Argument #1 ($namespace) is reserved: {why}")));
+    }
     Namespace::new(&bytes).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
+}
+
+/// Why user code may not open a namespace the extension keeps for itself: "apcu" (and
+/// "apcu\0...") holds the apcu_* functions' entries, which are local to a server by contract and
+/// record store times (through `ShmCache` in tiered mode they would be read as near copies of
+/// Redis' values); "\0shmcache..." is the tier's own (its generations and notes). Other names
+/// starting with NUL stay open: namespace names are binary.
+fn reserved_namespace(name: &[u8]) -> Option<&'static str> {
+    if name == b"apcu" || name.starts_with(b"apcu\0") {
+        Some("the apcu_* functions keep their entries there")
+    } else if name.starts_with(b"\0shmcache") {
+        Some("the extension keeps its own entries there")
+    } else {
+        None
+    }
 }
 
 pub fn generation(ns: &Namespace) -> i64 {

@@ -6,7 +6,7 @@
 //! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
 //! reported afterwards (`warn_pending`), when nothing is held.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use std::ffi::{c_char, c_int, CString};
@@ -26,6 +26,12 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 
 
 static ON: AtomicBool = AtomicBool::new(false);
+/// Where this request's writes go (`on_for_write`): WRITE_LOCAL, WRITE_TIER (whenever `ON`), or
+/// WRITE_UNLESS_MARKED (a process without the tier on a named region).
+static WRITE_MODE: AtomicU8 = AtomicU8::new(WRITE_LOCAL);
+const WRITE_LOCAL: u8 = 0;
+const WRITE_TIER: u8 = 1;
+const WRITE_UNLESS_MARKED: u8 = 2;
 static TIER: Mutex<Option<Tier>> = Mutex::new(None);
 /// The configuration error of this process, reported once per request while it stands.
 static CONFIG_ERROR: Mutex<Option<String>> = Mutex::new(None);
@@ -42,10 +48,14 @@ static REPORT_DUE: AtomicBool = AtomicBool::new(false);
 /// Near hits of this process's `get_into`, counted without taking the tier's lock; added to
 /// the tier's own count in `status`.
 static NEAR_HITS: AtomicU64 = AtomicU64::new(0);
-/// Until when (nanoseconds on `tier::coarse_now`'s clock; u64::MAX: the whole request) this
+/// Until when (nanoseconds on `tier::coarse_now`'s clock) this
 /// request may read the near copy without asking the tier: its last answer to `trusted`, kept
 /// by `with`. 0: ask. Reset at every request start.
 static TRUSTED_UNTIL_NS: AtomicU64 = AtomicU64::new(0);
+/// The wall clock minus the coarse monotonic clock (ms, `clock::coarse_offset_ms`) when this
+/// process last asked the tier, which then checked the wall clock against the region's: a near
+/// read without asking the tier again requires that the wall clock has not gone back since.
+static CLOCK_BASE_MS: AtomicI64 = AtomicI64::new(0);
 
 struct LastError {
     message: String,
@@ -82,7 +92,9 @@ pub fn at_request_start() {
     let misconfigured = CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
     REPORT_DUE.store(misconfigured, Ordering::Relaxed);
     *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    ON.store(CONFIGURED.load(Ordering::Relaxed), Ordering::Relaxed);
+    let configured = CONFIGURED.load(Ordering::Relaxed);
+    ON.store(configured, Ordering::Relaxed);
+    WRITE_MODE.store(if configured { WRITE_TIER } else { WRITE_LOCAL }, Ordering::Relaxed);
     if let Some(mut tier) = crate::tier::lock(&TIER) {
         if let Some(t) = tier.as_mut() {
             t.begin_request();
@@ -94,6 +106,22 @@ pub fn at_request_start() {
     }
 }
 
+/// `shmcache_begin_request()`: a new logical request inside this PHP request (a worker-mode
+/// runtime's loop). The per-request state starts over as at RINIT (the region's mark or stay-out
+/// check included), then a tiered process syncs at once. Only the tier's state: a named region
+/// is switched (replaced file, `named`) between PHP requests only, when no reference to it is
+/// alive, never from PHP code.
+pub fn begin_logical_request() -> bool {
+    at_request_start();
+    let Some(cache) = super::cache() else { return false };
+    if !on() {
+        return true;
+    }
+    let trusted = trusted(cache);
+    warn_pending();
+    trusted
+}
+
 /// A request of this process starts using `cache` (at RINIT, or when its named region opens):
 /// a tiered process marks the region; one without the tier stays out of a region tiered
 /// processes use (`tier::mark`). False when this process must stay out.
@@ -102,6 +130,13 @@ pub fn region_in_use(cache: &Cache) -> bool {
         mark::renew(cache, mark::unix_now());
         return true;
     }
+    // Processes started apart (a CLI queue worker, cron, another master) share a named region:
+    // a tiered one may mark it while this request runs, so its writes look at the mark first.
+    // (The forked workers of one master share an anonymous region: their pools differ in
+    // `shmcache.redis` only by misconfiguration, which the check above reports at each request;
+    // writes there keep the cost they have without the tier.)
+    let mode = if super::named::configured() { WRITE_UNLESS_MARKED } else { WRITE_LOCAL };
+    WRITE_MODE.store(mode, Ordering::Relaxed);
     if !mark::is_marked(cache) {
         return true;
     }
@@ -123,9 +158,33 @@ pub fn region_in_use(cache: &Cache) -> bool {
             *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
             REPORT_DUE.store(true, Ordering::Relaxed);
             ON.store(true, Ordering::Relaxed);
+            WRITE_MODE.store(WRITE_TIER, Ordering::Relaxed);
             false
         }
     }
+}
+
+/// Whether a write goes through the tier glue (which, without a tier, refuses it) rather than
+/// straight to the region: always with the tier; without it, on a named region, once a tiered
+/// process has marked the region since this request's start (`region_in_use` checked the mark
+/// then, but a request that began earlier, such as a queue worker's, would otherwise keep
+/// writing values Redis never had into the near copy). One load of a byte, as `on` is, on the
+/// path without the tier.
+#[inline(always)]
+pub fn on_for_write(cache: &Cache) -> bool {
+    match WRITE_MODE.load(Ordering::Relaxed) {
+        WRITE_LOCAL => false,
+        WRITE_TIER => true,
+        _ => marked_since_request_start(cache),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn marked_since_request_start(cache: &Cache) -> bool {
+    // Decided as at a request's start: stay out of a recent mark (then every call goes through
+    // the tier glue for the rest of the request), take a lapsed one over.
+    mark::is_marked(cache) && !region_in_use(cache)
 }
 
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
@@ -135,6 +194,8 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     let tier = guard.as_mut()?;
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
     TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
+    // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
+    CLOCK_BASE_MS.store(crate::tier::clock::coarse_offset_ms(), Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         REPORT_DUE.store(true, Ordering::Relaxed);
@@ -153,11 +214,14 @@ fn trusted(cache: &Cache) -> bool {
 }
 
 /// Whether the tier's last answer that this request may read the near copy still stands
-/// (`TRUSTED_UNTIL_NS`): no lock, no call into the tier.
+/// (`TRUSTED_UNTIL_NS`), and the wall clock has not gone back since it was given (then the
+/// tier must check the region's clock first: `tier::clock`): no lock, no call into the tier.
 #[inline(always)]
 pub fn near_readable() -> bool {
     let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
-    until != 0 && (until == u64::MAX || (crate::tier::coarse_now().as_nanos() as u64) < until)
+    until != 0
+        && (crate::tier::coarse_now().as_nanos() as u64) < until
+        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64 >= CLOCK_BASE_MS.load(Ordering::Relaxed)
 }
 
 /// A near hit the caller read from the region itself into `sink`: counted, and the value's kind

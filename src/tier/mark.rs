@@ -4,17 +4,18 @@
 //! region: a site's pools, its CLI, its cron) must all use the tier or none. A process without
 //! `shmcache.redis` would read a near copy it never syncs, and write values Redis never had,
 //! which the tiered processes would then serve as Redis' own. So tiered processes *mark* the
-//! region: at every request start they keep the coordination word `MARK` at the current time (in
-//! seconds, written only when it changed). A process without the tier that finds a recent mark
+//! region: at every request start, and at every resync of a long request (`Tier::trusted`, at
+//! least every `LEASE_SECONDS / 4`), they keep the coordination word `MARK` at the current time
+//! (in seconds, written only when it changed). A process without the tier that finds a recent mark
 //! stays out of the region for that request (every call misses, every write is refused, and it
 //! says why); one that finds a mark older than the lease takes the region over: the tier is
 //! gone (switched off everywhere, or idle that long), so it clears the epoch (a tiered process
 //! coming back then empties the near copy before trusting it) and empties the region (the near
 //! copy is of a Redis this process does not follow).
 //!
-//! The check is made at each request's start, not at each call: a process whose request (a CLI
-//! script is one request) began before a tiered process marked the region is not stopped
-//! until its next request.
+//! The check is made at each request's start and before each write (`php::tier::on_for_write`):
+//! a process whose request (a CLI script is one request) began before a tiered process marked
+//! the region publishes nothing into it from then on.
 
 use std::sync::atomic::Ordering;
 
@@ -28,7 +29,7 @@ pub const MARK: usize = 3;
 /// How long after the last tiered request a process without the tier may take the region over.
 pub const LEASE_SECONDS: u64 = 120;
 
-/// A tiered process starts a request on `cache` at `now`.
+/// A tiered process starts a request on `cache` (or syncs again in one) at `now`.
 pub fn renew(cache: &Cache, now: u64) {
     let mark = word(cache, MARK);
     // One store a second at most: the word shares its cache line with the stream positions.

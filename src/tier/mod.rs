@@ -25,6 +25,7 @@ use redis::{Script, Value};
 
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 
+pub mod clock;
 pub mod mark;
 
 /// The namespace of the tier's own entries in the region (the generations). Applications
@@ -35,7 +36,13 @@ const RESERVED_NS: &[u8] = b"\0shmcache-tier";
 const CLAIMED: usize = 0;
 const APPLIED: usize = 1;
 const EPOCH: usize = 2;
-// Word 3 is `mark::MARK`: whether tiered processes use the region.
+// Word 3 is `mark::MARK`: whether tiered processes use the region; word 4 `clock::CLOCK`: the
+// clock the near copy's expiries follow.
+/// The highest stream position a value in the near copy may come from (a fill's, a local
+/// write's), raised before the value is inserted: a sync checks that its entry is still in the
+/// stream, or Redis lost writes this server has seen (restarted from an older snapshot, an AOF
+/// fsynced every second, a failover to a replica that lagged) and the near copy starts over.
+const SEEN: usize = 5;
 const GENERATION_PREFIX: &[u8] = b"gen:";
 /// A writer's note that it has brought its own server's near copy up to its write's stream
 /// entry (key `done:` + the entry's id): that server's next sync then skips the entry
@@ -44,6 +51,9 @@ const DONE_PREFIX: &[u8] = b"done:";
 /// How long such a note is kept (seconds): a sync normally comes within the second; one that
 /// comes later applies the entry as any other server does, which is only a re-read.
 const DONE_TTL: i64 = 600;
+/// A trusted request renews the region's mark at least this often, whatever its resync
+/// interval: well inside the lease (`mark::LEASE_SECONDS`).
+const MARK_RENEWAL: Duration = Duration::from_secs(mark::LEASE_SECONDS / 4);
 /// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
 /// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
 pub const ABSENT: ValueKind = ValueKind(0xFE);
@@ -134,10 +144,21 @@ pub struct Tier {
     trust: Trust,
     /// When this request last synced (or tried to), on the coarse monotonic clock.
     synced_at: Duration,
+    /// When this process last renewed the region's mark (`mark::renew`), on the same clock.
+    marked_at: Duration,
     warning: Option<String>,
     pub counters: TierCounters,
     /// Test hook: the next sync that applies entries panics halfway (`arm_test_panic`).
     test_panic: bool,
+    /// Test hook: milliseconds added to this tier's reading of the wall clock
+    /// (`set_test_wall_clock_shift`).
+    test_wall_shift_ms: i64,
+    /// The region's clock word as this process last checked it (`clock::check`): a fill with
+    /// an expiry publishes only while it holds.
+    clock_seen: u64,
+    /// The region's epoch word when this process last sent a call whose reply may fill the near
+    /// copy: a fill publishes only while it holds (a reply of a Redis since replaced loses).
+    epoch_seen: u64,
 }
 
 /// Locks a process's tier, as the PHP side keeps it (None while it is borrowed: no PHP code
@@ -170,9 +191,13 @@ impl Tier {
             script: Script::new(include_str!("script.lua")),
             trust: Trust::Unknown,
             synced_at: Duration::ZERO,
+            marked_at: Duration::ZERO,
             warning: None,
             counters: TierCounters::default(),
             test_panic: false,
+            test_wall_shift_ms: 0,
+            clock_seen: 0,
+            epoch_seen: 0,
         })
     }
 
@@ -196,6 +221,19 @@ impl Tier {
         self.test_panic = true;
     }
 
+    /// Test hook: this tier reads the wall clock `ms` milliseconds ahead of the machine's (a
+    /// negative `ms`: behind); a later call with another value stands for a clock step. The
+    /// engine's own reading (entry expiry) is not shifted.
+    #[doc(hidden)]
+    pub fn set_test_wall_clock_shift(&mut self, ms: i64) {
+        self.test_wall_shift_ms = ms;
+    }
+
+    /// The wall clock as this tier reads it: Unix milliseconds.
+    fn wall_ms(&self) -> u64 {
+        now_ms().saturating_add_signed(self.test_wall_shift_ms)
+    }
+
     pub fn config(&self) -> &TierConfig {
         &self.config
     }
@@ -205,10 +243,13 @@ impl Tier {
     #[inline]
     pub fn trusted_until(&self) -> Option<Duration> {
         (self.trust == Trust::Trusted).then(|| {
+            // Even with the resync interval off, the request comes back to renew the mark
+            // before a process without the tier could take the region over.
+            let renew = self.marked_at.saturating_add(MARK_RENEWAL);
             if self.config.resync_interval.is_zero() {
-                Duration::MAX
+                renew
             } else {
-                self.synced_at.saturating_add(self.config.resync_interval)
+                self.synced_at.saturating_add(self.config.resync_interval).min(renew)
             }
         })
     }
@@ -232,13 +273,21 @@ impl Tier {
 
     /// Whether this request may read the near copy; syncs at the request's first call.
     pub fn trusted(&mut self, cache: &Cache) -> bool {
-        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && coarse_now().saturating_sub(self.synced_at) >= self.config.resync_interval {
+        let now = coarse_now();
+        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && now.saturating_sub(self.synced_at) >= self.config.resync_interval {
             // A long request (a CLI script, a worker loop) catches up with the other servers'
             // writes, or tries Redis again after a failure.
             self.trust = Trust::Unknown;
         }
+        if self.trust == Trust::Unknown || now.saturating_sub(self.marked_at) >= MARK_RENEWAL {
+            // At every sync (not only at the request's start, which the PHP side marks): a
+            // request running past the lease must not let a process without the tier take
+            // the region over under it (issue 31). Before the sync loads the epoch (SeqCst).
+            mark::renew(cache, mark::unix_now());
+            self.marked_at = now;
+        }
         if self.trust == Trust::Unknown {
-            self.synced_at = coarse_now();
+            self.synced_at = now;
             let reused = self.connection.is_some() && self.connection_pid == std::process::id();
             let mut synced = self.sync(cache);
             if synced.is_err() && reused && self.connection.is_none() {
@@ -254,7 +303,36 @@ impl Tier {
                 }
             };
         }
+        if self.trust == Trust::Trusted {
+            // At every call that reaches the tier (the PHP side's near reads come here when
+            // its own cheaper test of the clock fails): a step back of the wall clock must
+            // not stretch a near copy's life.
+            self.check_clock(cache);
+        }
         self.trust == Trust::Trusted
+    }
+
+    /// Compares the wall clock with CLOCK_BOOTTIME (`clock`); after a step back, empties the
+    /// near copy (one process per step does).
+    fn check_clock(&mut self, cache: &Cache) {
+        let checked = clock::check(cache, self.wall_ms());
+        if checked.stepped_back {
+            // Fills made under the old word re-check it (SeqCst, then their pending word is
+            // visible): each either sees the new word or is flushed here.
+            fence(Ordering::SeqCst);
+            cache.flush_all();
+            self.counters.near_flushes += 1;
+        }
+        self.clock_seen = checked.word;
+    }
+
+    /// The wall time (Unix ms) a near expiry for a call about to be sent counts from, after
+    /// checking the clock: read after the clock word, so a fill either computed its expiry on
+    /// the clock the word stands for or finds the word changed at its re-check.
+    fn stamp(&mut self, cache: &Cache) -> u64 {
+        self.check_clock(cache);
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
+        self.wall_ms()
     }
 
     /// Counts a near hit (the caller read the region itself, without copying through here).
@@ -265,7 +343,7 @@ impl Tier {
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
     pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
         self.counters.near_misses += 1;
-        let sent_ms = now_ms();
+        let sent_ms = self.stamp(cache);
         let reply = self.call("get", ns, key, b"", b"")?;
         if !self.config.test_fill_delay.is_zero() {
             std::thread::sleep(self.config.test_fill_delay);
@@ -280,7 +358,7 @@ impl Tier {
             _ => return self.protocol_error(),
         };
         let (kind, bytes) = decode_value(&value)?;
-        if let Some(expires_at) = near_expiry(sent_ms, pttl) {
+        if let Some(expires_at) = near_expiry(sent_ms, pttl, self.wall_ms()) {
             self.fill(cache, ns, key, kind, &bytes, expires_at, last);
         }
         let buf = sink.buffer(kind, bytes.len());
@@ -316,7 +394,7 @@ impl Tier {
         };
         let encoded = encode_value(kind, value);
         let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
-        let sent_ms = now_ms();
+        let sent_ms = self.stamp(cache);
         let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
@@ -327,7 +405,7 @@ impl Tier {
                 }
                 // (No PTTL: a TTL in the past deleted the key.)
                 let fill = match rest {
-                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl).map(|expires_at| (kind, value, expires_at)),
+                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl, self.wall_ms()).map(|expires_at| (kind, value, expires_at)),
                     _ => None,
                 };
                 self.after_write(cache, ns, key, id, fill);
@@ -342,6 +420,7 @@ impl Tier {
         if !self.trusted(cache) {
             return false;
         }
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         let Some(reply) = self.call("delete", ns, key, b"", b"") else { return false };
         match reply.as_slice() {
             [Value::Int(n), id] => match stream_id(id) {
@@ -451,6 +530,7 @@ impl Tier {
             return g;
         }
         self.counters.near_misses += 1;
+        self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         let Some(reply) = self.call("generation", ns, b"", b"", b"") else { return 0 };
         let parsed = match reply.as_slice() {
             [g, last] => bulk(g)
@@ -469,15 +549,19 @@ impl Tier {
     fn sync(&mut self, cache: &Cache) -> Result<(), String> {
         let applied = word(cache, APPLIED).load(Ordering::SeqCst);
         let epoch = word(cache, EPOCH).load(Ordering::SeqCst);
+        // Past `applied` only (up to it, the completeness check covers it), and only an id that
+        // names one entry exactly.
+        let seen = word(cache, SEEN).load(Ordering::SeqCst);
+        let seen = if seen > applied && is_exact(seen) { format_id(seen) } else { String::new() };
         // Always a new value: a Redis that lost its data must not be handed back the old one.
         let candidate = random_epoch();
         let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
-        let mut reply = self.call_raw("sync", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let mut reply = self.call_raw("sync", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
         if let [Value::Nil] = reply.as_slice() {
             // A Redis without an epoch yet (new, or one that lost its data): the writing
             // script sets one, unless another server's did meanwhile.
-            reply = self.call_raw("init", b"", b"", &candidate, position.as_bytes(), max_apply.as_bytes())?;
+            reply = self.call_raw("init", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
         }
         // `complete`: whether the stream still holds every entry after `applied` (script.lua).
         let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice() else {
@@ -529,6 +613,9 @@ impl Tier {
         raise(cache, CLAIMED, position.map_or(0, |(_, last)| last));
         fence(Ordering::SeqCst);
         cache.flush_all();
+        // Nothing near is newer than the reset's position now (a lost entry seen before must
+        // not make every later sync start over again).
+        word(cache, SEEN).store(position.map_or(0, |(_, last)| last), Ordering::SeqCst);
         if let Some((epoch, last)) = position {
             if word(cache, EPOCH).swap(epoch, Ordering::SeqCst) == epoch {
                 // `applied` becomes at least `last` only: the flush covers the entries up to
@@ -537,6 +624,11 @@ impl Tier {
             } else {
                 // Another Redis: the old position means nothing in its stream.
                 word(cache, APPLIED).store(last, Ordering::SeqCst);
+                // Fills of the old Redis' replies re-check the epoch: one that loaded it before
+                // the swap above made its entry visible (pending) before that load, so this
+                // second flush, after the swap, removes it (Dekker, as with `claimed`).
+                fence(Ordering::SeqCst);
+                cache.flush_all();
             }
         }
         self.counters.near_flushes += 1;
@@ -549,6 +641,11 @@ impl Tier {
     /// could neither publish nor delete: an older copy may still be there).
     fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
+        // Before the value can be visible: a sync that could let a request read it checks that
+        // the entry is still in Redis' stream.
+        raise(cache, SEEN, q);
+        let clock_seen = self.clock_seen;
+        let epoch_seen = self.epoch_seen;
         let mut stale = false;
         let stored = cache.set_if_current_until(ns, key, kind, value, expires_at, || {
             if !recheck_delay.is_zero() {
@@ -558,7 +655,14 @@ impl Tier {
             // `claimed`; it stores `claimed`, then deletes (which clears pending words). One of
             // the two sees the other. The copy is invisible until this says yes.
             fence(Ordering::SeqCst);
-            stale = fill_is_stale(cache, q);
+            // An expiry computed before a step back of the wall clock (the word changed) would
+            // outlive Redis' copy.
+            // A reply of a Redis since replaced (the epoch changed: a reset, whose `claimed` is
+            // the new stream's position and may be below `q` when the old Redis' clock was
+            // ahead) would outlive the reset.
+            stale = fill_is_stale(cache, q)
+                || word(cache, EPOCH).load(Ordering::SeqCst) != epoch_seen
+                || (expires_at != 0 && !clock::holds(cache, clock_seen));
             !stale
         });
         if stale {
@@ -572,6 +676,7 @@ impl Tier {
     /// value or nothing. The request that wrote reads its own write from here on.
     fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
         raise(cache, CLAIMED, id);
+        raise(cache, SEEN, id);
         fence(Ordering::SeqCst);
         let up_to_date = match fill {
             Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
@@ -1024,13 +1129,14 @@ fn random_epoch() -> Vec<u8> {
 
 /// When a near copy of a value that Redis gave `pttl` milliseconds to live, in a reply to a
 /// call sent at `sent_ms`, must die (Unix seconds, 0 = never): no later than Redis' copy, which
-/// counted from when the script ran, after `sent_ms`. None: not worth copying (it would be dead
+/// counted from when the script ran, after `sent_ms`, less the clock's tolerance (a step back
+/// smaller than `clock::TOLERANCE_MS` goes unseen). None: not worth copying (it would be dead
 /// on arrival).
-fn near_expiry(sent_ms: u64, pttl: i64) -> Option<u64> {
+fn near_expiry(sent_ms: u64, pttl: i64, now_ms: u64) -> Option<u64> {
     match pttl {
         -1 => Some(0),
         p if p < 0 => None,
-        p => Some(sent_ms.saturating_add(p as u64) / 1000).filter(|&t| t > now_ms() / 1000),
+        p => Some(sent_ms.saturating_add(p as u64).saturating_sub(clock::TOLERANCE_MS) / 1000).filter(|&t| t > now_ms / 1000),
     }
 }
 

@@ -122,6 +122,12 @@ elseif op == 'sync' or op == 'init' then
   elseif b == '0-0' and redis.call('EXISTS', S) == 0 then
     complete = 1
   end
+  -- key: the newest entry past b that this server holds a value of ('' when none). Gone from
+  -- the stream (Redis restarted from an older snapshot, an AOF that lost its last second, a
+  -- failover to a replica that lagged), Redis lost writes this server has seen: start over.
+  if complete == 1 and key ~= '' and not redis.call('XRANGE', S, key, key)[1] then
+    complete = 0
+  end
   return {epoch, complete, last_id(), entries}
 end
 return redis.error_reply('shmcache: unknown tier operation')
