@@ -20,4 +20,4 @@ echo "not reached\n";
 --EXPECTF--
 bool(true)
 
-Fatal error: Cannot declare class FatalInsideWakeup%s in %s on line %d
+Fatal error: Cannot %s class FatalInsideWakeup%s in %s on line %d

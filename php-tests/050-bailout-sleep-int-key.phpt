@@ -19,4 +19,4 @@ shmcache_set(4343, $value);
 echo "not reached\n";
 ?>
 --EXPECTF--
-Fatal error: Cannot declare class FatalInsideSleep%s in %s on line %d
+Fatal error: Cannot %s class FatalInsideSleep%s in %s on line %d

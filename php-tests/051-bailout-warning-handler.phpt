@@ -18,4 +18,4 @@ echo "not reached\n";
 --EXPECTF--
 handler: %s too large%s
 
-Fatal error: Cannot declare class FatalInsideHandler%s in %s on line %d
+Fatal error: Cannot %s class FatalInsideHandler%s in %s on line %d
