@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the engine's Rust tests (unit, property, forked multi-process) and the phpt
-# suite against the release build. Ends with "N passed, N failed".
+# Runs every test: the engine's Rust tests (unit, property, forked multi-process), the phpt
+# suite against the release build on this machine's PHP 8.2 and, in chroots, on PHP 8.4, 8.5 and
+# 8.6 RC (scripts/php-versions.sh; needs root), and every scripts/test-*.sh. Prints a line per
+# PHP version, then ends with "N passed, N failed".
 source "$(dirname "$0")/common.sh"
 build_release
 
@@ -96,7 +98,8 @@ version_lines=("PHP 8.2: $p_pass passed, $((p_fail + p_skip + p_warn + p_borked)
 log "PHP 8.4, 8.5 and 8.6 RC (scripts/php-versions.sh)"
 versions_log=$(mktemp)
 set +e
-bash "$ROOT/scripts/php-versions.sh" 8.4 8.5 8.6 | tee "$versions_log"
+# (Root for debootstrap, chroot and mount: through sudo when this is not root.)
+$( [ "$(id -u)" -eq 0 ] || echo sudo ) bash "$ROOT/scripts/php-versions.sh" 8.4 8.5 8.6 | tee "$versions_log"
 set -e
 for v in "8.4" "8.5" "8.6 RC"; do
   line=$(grep -E "^PHP $v: [0-9]+ passed, [0-9]+ failed" "$versions_log" | tail -n 1 || true)
