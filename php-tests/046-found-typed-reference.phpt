@@ -35,12 +35,12 @@ $alias = &$a['x'];
 shmcache_get('k', $a['x']);
 var_dump($alias);
 ?>
---EXPECT--
-function: Cannot assign bool to reference held by property Holder::$arr of type array
-method: Cannot assign bool to reference held by property Holder::$arr of type array
-call_user_func_array: Cannot assign bool to reference held by property Holder::$arr of type array
-reflection: Cannot assign bool to reference held by property Holder::$arr of type array
-miss: Cannot assign bool to reference held by property Holder::$arr of type array
+--EXPECTF--
+function: Cannot assign %s to reference held by property Holder::$arr of type array
+method: Cannot assign %s to reference held by property Holder::$arr of type array
+call_user_func_array: Cannot assign %s to reference held by property Holder::$arr of type array
+reflection: Cannot assign %s to reference held by property Holder::$arr of type array
+miss: Cannot assign %s to reference held by property Holder::$arr of type array
 array(1) {
   [0]=>
   string(4) "kept"

@@ -120,7 +120,7 @@ array(2) {
 Warning: APCUIterator::__construct(): Compilation failed: missing terminating ] for character class at offset %d in %s on line %d
 ValueError: APCUIterator::__construct(): Argument #1 ($search) must be a valid regular expression
 
-Warning: APCUIterator::__construct(): Delimiter must not be alphanumeric, backslash, or NUL in %s on line %d
+Warning: APCUIterator::__construct(): Delimiter must not be alphanumeric, backslash, or NUL%S in %s on line %d
 ValueError: APCUIterator::__construct(): Argument #1 ($search) must be a valid regular expression
 ValueError: APCUIterator::__construct(): Argument #3 ($chunk_size) must be greater than or equal to 0
 ValueError: APCUIterator::__construct(): Argument #2 ($format) is not a valid APC_ITER_* format

@@ -44,7 +44,8 @@ $dir = sys_get_temp_dir() . '/shmcache-212-' . getmypid();
 $region = "$dir/region";
 $ini = ['shmcache.enable_cli=1', 'shmcache.apcu_compat=1', "shmcache.region=$region", 'shmcache.keys_memory_size=1M', 'shmcache.values_memory_size=8M'];
 [$out] = shm_run($ini, 'apcu_store("shared", 1, 77); echo time();');
-$stored = ctype_digit(trim($out)) ? (int) $out : -100;
+// (preg_match, not ctype_digit: ctype is an extension that `php -n` may not have.)
+$stored = preg_match('/^[0-9]+$/D', trim($out)) ? (int) $out : -100;
 sleep(1);
 [$out] = shm_run($ini, '$i = apcu_key_info("shared"); echo $i["ttl"], " ", $i["creation_time"];');
 [$ttl, $ctime] = explode(' ', trim($out)) + [null, 0];

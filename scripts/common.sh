@@ -2,7 +2,10 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:/usr/local/bin:$PATH"
-SO="$ROOT/target/release/libshmcache.so"
+# The PHP the scripts test and the extension they load: bookworm's 8.2 and the release build, unless
+# scripts/php-versions.sh runs a script inside another PHP's chroot with its own build.
+PHP_VER=${SHMCACHE_PHP_VERSION:-8.2}
+SO=${SHMCACHE_SO:-$ROOT/target/release/libshmcache.so}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fault test against a real PHP-FPM: a php-fpm8.2 master of its own (pm=static, 4 workers, a
-# unix socket in a temp dir) serving tests/fpm/worker.php, driven by cgi-fcgi.
+# Fault test against a real PHP-FPM: a php-fpm$PHP_VER master of its own (8.2 unless
+# SHMCACHE_PHP_VERSION says; pm=static, 4 workers, a unix socket in a temp dir) serving
+# tests/fpm/worker.php, driven by cgi-fcgi.
 #
 #  1. write-heavy load (values of 10 B..500 KB that embed their key and an md5, objects whose
 #     __sleep/__wakeup/__serialize/__unserialize are slow, incr on shared counters) while
@@ -18,7 +19,7 @@
 # Knobs: FPM_KILLS (default 300), FPM_KEEP=1 keeps the temp dir.
 source "$(dirname "$0")/common.sh"
 set +e +o pipefail
-apt_need php8.2-fpm libfcgi-bin procps
+apt_need php$PHP_VER-fpm libfcgi-bin procps
 if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
   build_release
 fi
@@ -125,10 +126,10 @@ EOF
 ring_off=$(( (266240 + KEYS_MEM / 32 * 32 + 4095) / 4096 * 4096 ))
 REGION_LEN=$((ring_off + VALUES_MEM))
 
-log "starting php-fpm8.2 (4 workers, request_terminate_timeout=${TERMINATE}s, max_execution_time=${MAX_EXEC}s)"
+log "starting php-fpm$PHP_VER (4 workers, request_terminate_timeout=${TERMINATE}s, max_execution_time=${MAX_EXEC}s)"
 # setsid: a process group of its own, ended as a whole; the leader writes its PID and execs fpm.
 setsid bash -c 'echo $$ >"$0"; exec "$@"' "$TMP/master.pid" \
-  php-fpm8.2 -n $root_flag -F -y "$TMP/fpm.conf" -d extension="$TMP/libshmcache.so" \
+  php-fpm$PHP_VER -n $root_flag -F -y "$TMP/fpm.conf" -d extension="$TMP/libshmcache.so" \
   -d shmcache.keys_memory_size=$KEYS_MEM -d shmcache.values_memory_size=$VALUES_MEM >"$TMP/fpm.out" 2>&1 &
 for _ in $(seq 50); do [ -s "$TMP/master.pid" ] && break; sleep 0.05; done
 MASTER=$(cat "$TMP/master.pid")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the engine's Rust tests (unit, property, forked multi-process) and the phpt
-# suite against the release build. Ends with "N passed, N failed".
+# Runs every test: the engine's Rust tests (unit, property, forked multi-process), the phpt
+# suite against the release build on this machine's PHP 8.2 and, in chroots, on PHP 8.4, 8.5 and
+# 8.6 RC (scripts/php-versions.sh; needs root), and every scripts/test-*.sh. Prints a line per
+# PHP version, then ends with "N passed, N failed".
 source "$(dirname "$0")/common.sh"
 build_release
 
@@ -57,7 +59,7 @@ while read -r name version binary; do
   fi
 done <"$servers_log"
 
-# APCu, for the test of shmcache.apcu_compat refusing to start beside it (201-apcu-startup,
+# APCu, for the test of shmcache.apcu_compat refusing to start beside it (217-apcu-compat-beside-apcu,
 # which loads it explicitly). Installing Debian's package enables it everywhere, where it would
 # take the apcu_* names from the apcu_compat tests (and change what FPM runs in the other
 # tests): keep it loadable but not loaded. (No grep -q: under pipefail, grep quitting early
@@ -87,6 +89,28 @@ fi
 # A skipped phpt means something did not load or run: count it as a failure.
 passed=$((passed + p_pass))
 failed=$((failed + p_fail + p_skip + p_warn + p_borked))
+version_lines=("PHP 8.2: $p_pass passed, $((p_fail + p_skip + p_warn + p_borked)) failed (phpt suite)")
+
+# The other PHP versions Debian ships, each in a chroot of its own (scripts/php-versions.sh): 8.4
+# (trixie: phpt suite and the PHP-FPM fault test), 8.5 and 8.6 RC (experimental: phpt suite).
+# 8.4 and 8.5 count; 8.6's line is shown but not counted while PHP 8.6 is a release candidate.
+# A version whose chroot, build or run gave no line counts as one failure.
+log "PHP 8.4, 8.5 and 8.6 RC (scripts/php-versions.sh)"
+versions_log=$(mktemp)
+set +e
+# (Root for debootstrap, chroot and mount: through sudo when this is not root.)
+$( [ "$(id -u)" -eq 0 ] || echo sudo ) bash "$ROOT/scripts/php-versions.sh" 8.4 8.5 8.6 | tee "$versions_log"
+set -e
+for v in "8.4" "8.5" "8.6 RC"; do
+  line=$(grep -E "^PHP $v: [0-9]+ passed, [0-9]+ failed" "$versions_log" | tail -n 1 || true)
+  if [ -z "$line" ]; then
+    line="PHP $v: 0 passed, 1 failed (scripts/php-versions.sh printed no line for it)"
+  fi
+  version_lines+=("$line")
+  [ "$v" = "8.6 RC" ] && continue
+  read -r p f < <(echo "$line" | sed -E 's/^PHP [0-9.]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
+  passed=$((passed + p)); failed=$((failed + f))
+done
 
 for extra in "$ROOT"/scripts/test-*.sh; do
   [ -e "$extra" ] || continue
@@ -106,5 +130,7 @@ for extra in "$ROOT"/scripts/test-*.sh; do
 done
 
 echo
+# One line per PHP version (8.6 RC: shown, not counted), then the total.
+printf '%s\n' "${version_lines[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
