@@ -39,10 +39,11 @@ chroot_of() {
 }
 
 # What each chroot gets: the PHP versions (CLI, headers, FPM), clang for ext-php-rs's bindgen,
-# gcc as cargo's linker, CA certificates for cargo, what the FPM test uses, and APCu where Debian
-# has it for that PHP (php-tests/217 loads it).
+# gcc as cargo's linker, CA certificates for cargo, what the FPM test uses, redis-server for the
+# tiered-mode phpt tests that start their own (220), and APCu where Debian has it for that PHP
+# (php-tests/221 loads it).
 packages_of() {
-  local common="clang libclang-dev gcc libc6-dev ca-certificates libfcgi-bin procps"
+  local common="clang libclang-dev gcc libc6-dev ca-certificates libfcgi-bin procps redis-server"
   case $1 in
     trixie) echo "$common php8.4-cli php8.4-dev php8.4-fpm php8.4-apcu" ;;
     sid) echo "$common php8.5-cli php8.5-dev php8.6-cli php8.6-dev" ;;
@@ -189,7 +190,7 @@ test_version() {
   in_root "$CHROOT" sh -c "php$ver \$(php-config$ver --extension-dir)/build/run-tests.php -q -j2 --no-color --show-diff \
     -p /usr/bin/php$ver -d extension=$SO_IN -d shmcache.enable_cli=1 $phpt" >"$log_file" 2>&1 || true
   tr '\r' '\n' <"$log_file" | grep -E '^(FAIL|SKIP|BORK|WARN|LEAK)|^Tests (passed|failed|skipped)' >&2 || true
-  # Debian ships no APCu for 8.5 and 8.6: the one test that loads APCu beside shmcache (217)
+  # Debian ships no APCu for 8.5 and 8.6: the one test that loads APCu beside shmcache (221)
   # skips there, saying so. Anywhere else a skip is a failure.
   local allowed_skip="" skipped note=""
   case $ver in 8.5 | 8.6) allowed_skip="APCu is not available for PHP $ver" ;; esac

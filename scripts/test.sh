@@ -59,7 +59,7 @@ while read -r name version binary; do
   fi
 done <"$servers_log"
 
-# APCu, for the test of shmcache.apcu_compat refusing to start beside it (217-apcu-compat-beside-apcu,
+# APCu, for the test of shmcache.apcu_compat refusing to start beside it (221-apcu-compat-beside-apcu,
 # which loads it explicitly). Installing Debian's package enables it everywhere, where it would
 # take the apcu_* names from the apcu_compat tests (and change what FPM runs in the other
 # tests): keep it loadable but not loaded. (No grep -q: under pipefail, grep quitting early
