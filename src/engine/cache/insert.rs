@@ -107,7 +107,7 @@ impl Cache {
                 // its offset can be older than every neighbour's). The scan below skips the
                 // victim, so it must be judged here, by the same rules.
                 let theirs = words[oldest];
-                if word_tag(theirs) == probe.tag && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+                if probe.matches(theirs & !PENDING, oldest >= SLOTS_PER_BUCKET) && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
                     if !is_pending(theirs) {
                         // Published: the retry finds it and updates it (or, for add, returns false).
                         return false;
@@ -134,9 +134,13 @@ impl Cache {
         let withdraw = || {
             let _ = index.swap(victim, pending, 0, Ordering::SeqCst);
         };
-        for &slot in slot_of.iter().filter(|&&s| s != victim) {
+        for (i, &slot) in slot_of.iter().enumerate().filter(|&(_, &s)| s != victim) {
             let theirs = index.load(slot, Ordering::SeqCst);
-            if theirs == 0 || word_tag(theirs) != probe.tag {
+            // Only a word the lookup would find counts as this key's (the same tag and `away`
+            // as its place says): a word whose away bit was damaged is invisible to every
+            // lookup, so yielding to it would send the retry round forever (found by the
+            // region_corruption fuzz target).
+            if theirs == 0 || !probe.matches(theirs & !PENDING, i >= SLOTS_PER_BUCKET) {
                 continue;
             }
             let tail = self.tail();
