@@ -9,10 +9,9 @@ fn main() {
         return;
     }
     let php_config = std::env::var("PHP_CONFIG").unwrap_or_else(|_| "php-config".into());
-    let output = Command::new(&php_config)
-        .arg("--includes")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {php_config} --includes (install php8.2-dev or set PHP_CONFIG): {e}"));
+    let output = Command::new(&php_config).arg("--includes").output().unwrap_or_else(|e| {
+        panic!("cannot run {php_config} --includes (install php8.2-dev or set PHP_CONFIG): {e}")
+    });
     assert!(output.status.success(), "{php_config} --includes failed");
     let includes = String::from_utf8(output.stdout).expect("php-config printed non-UTF-8 paths");
     refuse_zts(&php_config, &includes);
@@ -35,7 +34,10 @@ fn refuse_zts(php_config: &str, includes: &str) {
         let header = std::path::Path::new(dir).join("main/php_config.h");
         let Ok(text) = std::fs::read_to_string(&header) else { continue };
         println!("cargo:rerun-if-changed={}", header.display());
-        if text.lines().any(|line| line.split_whitespace().collect::<Vec<_>>() == ["#define", "ZTS", "1"]) {
+        if text
+            .lines()
+            .any(|line| line.split_whitespace().collect::<Vec<_>>() == ["#define", "ZTS", "1"])
+        {
             panic!(
                 "shmcache does not support thread-safe (ZTS) PHP builds, and {php_config} is one \
                  ({} defines ZTS): use a non-thread-safe (NTS) PHP, as Debian's packages are",

@@ -12,7 +12,12 @@ const KEYS: usize = 10_000;
 const STR: ValueKind = ValueKind(6);
 
 fn cache() -> Cache {
-    Cache::create(&Config { keys_memory_size: 4 << 20, values_memory_size: 256 << 20, compress_threshold: 0 }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: 4 << 20,
+        values_memory_size: 256 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap()
 }
 
 fn value(size: usize) -> Vec<u8> {
@@ -61,7 +66,12 @@ fn single_thread(c: &mut Criterion) {
 fn forked_mix(c: &mut Criterion) {
     let mut g = c.benchmark_group("engine/forked");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
-    let cache = Cache::create(&Config { keys_memory_size: 1 << 20, values_memory_size: 64 << 20, compress_threshold: 0 }).unwrap();
+    let cache = Cache::create(&Config {
+        keys_memory_size: 1 << 20,
+        values_memory_size: 64 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
     g.bench_function("2proc_90get_10set_100B", |b| {
         b.iter_custom(|iters| {
             let root = Namespace::root();

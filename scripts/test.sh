@@ -33,6 +33,16 @@ if ! grep -q '^test result:' "$cargo_log"; then
   failed=$((failed + 1))
 fi
 
+# One formatting for the tree (rustfmt.toml): a change that was not run through `cargo fmt` fails here.
+log "cargo fmt --check"
+if (cd "$ROOT" && cargo fmt --check >/dev/null && cd fuzz && cargo fmt --check >/dev/null); then
+  passed=$((passed + 1))
+  echo "rustfmt: 1 passed, 0 failed"
+else
+  echo "rustfmt: the tree is not formatted; run cargo fmt (and in fuzz/)" >&2
+  failed=$((failed + 1)); status=1
+fi
+
 # tests/tier.rs again against the other servers tiered mode supports: Redis 6.0 (Debian 11,
 # Ubuntu 22.04) and Valkey 8.1 (Debian 13), built from Debian's source packages (kept in
 # target/redis-versions/). Each run's tests count on their own, so a failure on one server shows.

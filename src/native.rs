@@ -90,7 +90,11 @@ pub fn decode<'a, S: Sink<'a>>(bytes: &'a [u8], sink: &mut S) -> Option<S::Array
 /// [`decode`], for a value stored as `table`: a [`Table::Object`] (a stdClass's properties)
 /// must also have only string keys.
 #[inline]
-pub fn decode_table<'a, S: Sink<'a>>(bytes: &'a [u8], table: Table, sink: &mut S) -> Option<S::Array> {
+pub fn decode_table<'a, S: Sink<'a>>(
+    bytes: &'a [u8],
+    table: Table,
+    sink: &mut S,
+) -> Option<S::Array> {
     let mut reader = Reader { bytes, at: 0, unannounced: bytes.len() / MIN_ELEMENT_LEN, sink };
     let array = reader.array(0, table)?;
     (reader.at == bytes.len()).then_some(array)
@@ -327,7 +331,10 @@ mod tests {
             (bytes_key("empty"), Value::Array(Vec::new())),
             (
                 bytes_key("nested"),
-                Value::Array(vec![(OwnedKey::Int(7), Value::Array(vec![(bytes_key("x"), Value::Int(1))]))]),
+                Value::Array(vec![(
+                    OwnedKey::Int(7),
+                    Value::Array(vec![(bytes_key("x"), Value::Int(1))]),
+                )]),
             ),
         ]
     }
@@ -368,7 +375,13 @@ mod tests {
             (bytes_key("ID"), Value::Int(42)),
             (bytes_key("0"), Value::String(b"a numeric property name stays a string".to_vec())),
             (bytes_key(""), Value::Null),
-            (bytes_key("meta"), Value::Array(vec![(OwnedKey::Int(3), Value::Object(vec![(bytes_key("k"), Value::Bool(true))]))])),
+            (
+                bytes_key("meta"),
+                Value::Array(vec![(
+                    OwnedKey::Int(3),
+                    Value::Object(vec![(bytes_key("k"), Value::Bool(true))]),
+                )]),
+            ),
             (bytes_key("empty"), Value::Object(Vec::new())),
         ]
     }
@@ -409,7 +422,10 @@ mod tests {
             }
             v
         };
-        assert_eq!(decode_tree_as(&enc(&objects(MAX_DEPTH)), Table::Object), Some(objects(MAX_DEPTH)));
+        assert_eq!(
+            decode_tree_as(&enc(&objects(MAX_DEPTH)), Table::Object),
+            Some(objects(MAX_DEPTH))
+        );
         assert_eq!(decode_tree_as(&enc(&objects(MAX_DEPTH + 1)), Table::Object), None);
     }
 
@@ -485,7 +501,9 @@ mod tests {
         let mut sink = Reserved(0);
         assert!(decode(&b, &mut sink).is_none());
         assert_eq!(sink.0, 0);
-        let two: Vec<u8> = [&[2, 0, 0, 0][..], &[K_STRING, 0, 0, 0, 0, T_NULL], &[K_STRING, 0, 0, 0, 0, T_TRUE]].concat();
+        let two: Vec<u8> =
+            [&[2, 0, 0, 0][..], &[K_STRING, 0, 0, 0, 0, T_NULL], &[K_STRING, 0, 0, 0, 0, T_TRUE]]
+                .concat();
         assert_eq!(decode_tree(&two).map(|v| v.len()), Some(2));
 
         // A chain of nested arrays, each announcing as many elements as the bytes after it
@@ -499,7 +517,12 @@ mod tests {
         b.resize(b.len() + 6000, 0);
         let mut sink = Reserved(0);
         assert!(decode(&b, &mut sink).is_none());
-        assert!(sink.0 <= b.len() / MIN_ELEMENT_LEN, "reserved {} elements for {} bytes", sink.0, b.len());
+        assert!(
+            sink.0 <= b.len() / MIN_ELEMENT_LEN,
+            "reserved {} elements for {} bytes",
+            sink.0,
+            b.len()
+        );
     }
 
     #[test]

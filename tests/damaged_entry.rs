@@ -31,7 +31,8 @@ fn damage_value(cache: &Cache, key: &[u8], value: &[u8]) {
 
 /// A roomy cache holding only `key` = `value`, whose value has then been damaged.
 fn one_damaged_key(key: &[u8], value: &[u8]) -> (Cache, Namespace) {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
     assert!(cache.set(&ns, key, ValueKind(6), value, 0).unwrap());
@@ -41,22 +42,31 @@ fn one_damaged_key(key: &[u8], value: &[u8]) -> (Cache, Namespace) {
 
 #[test]
 fn add_on_a_damaged_entry() {
-    let config = Config { keys_memory_size: 1024, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1024, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
     // 300 neighbours for 16 buckets (112 slots): the buckets are full.
-    let neighbours: Vec<Vec<u8>> = (0..300).map(|i| format!("neighbour-{i}").into_bytes()).collect();
+    let neighbours: Vec<Vec<u8>> =
+        (0..300).map(|i| format!("neighbour-{i}").into_bytes()).collect();
     for k in &neighbours {
         assert!(cache.set(&ns, k, ValueKind(6), b"n", 0).unwrap());
     }
     assert!(cache.set(&ns, b"victim", ValueKind(6), b"old value", 0).unwrap());
     damage_value(&cache, b"victim", b"old value");
     let mut out = Vec::new();
-    assert_eq!(cache.get(&ns, b"victim", &mut out).unwrap(), None, "a damaged entry is a miss (as designed)");
+    assert_eq!(
+        cache.get(&ns, b"victim", &mut out).unwrap(),
+        None,
+        "a damaged entry is a miss (as designed)"
+    );
     let before = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
     let r = cache.add(&ns, b"victim", ValueKind(6), b"new value", 0);
     let after = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
-    assert!(matches!(r, Ok(true)), "add of a key whose only entry is damaged must store it, got {r:?}");
+    assert!(
+        matches!(r, Ok(true)),
+        "add of a key whose only entry is damaged must store it, got {r:?}"
+    );
     assert_eq!(after, before, "add must not evict other keys while it retries");
 }
 
@@ -68,7 +78,11 @@ fn add_on_a_damaged_entry_reports_contention() {
     let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
     assert!(matches!(r, Ok(false)), "add on an entry with a whole head: refused, got {r:?}");
     let mut out = Vec::new();
-    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None, "the damaged value is never returned");
+    assert_eq!(
+        cache.get(&ns, b"k", &mut out).unwrap(),
+        None,
+        "the damaged value is never returned"
+    );
     // The get emptied the slot: add now stores, without contention.
     let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
     assert!(matches!(r, Ok(true)), "add after the get found the damage, got {r:?}");
@@ -95,7 +109,8 @@ fn delete_of_a_damaged_entry_agrees_with_get() {
 /// incr on a counter whose value is damaged misses, like get, and empties the slot too.
 #[test]
 fn incr_of_a_damaged_counter_misses_and_unlinks_it() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
     let start: i64 = 0x0102_0304_0506_0708;
@@ -132,10 +147,13 @@ fn operations_that_take_no_value_never_read_it() {
         })
         .collect();
     let compressible = b"<li>menu item</li>\n".repeat(3000);
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 8 << 20, compress_threshold: 4096 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 8 << 20, compress_threshold: 4096 };
     // (The engine compresses with lz4_flex's block format: the same call gives the stored length.)
     let compressed_len = lz4_flex::block::compress(&compressible).len();
-    for (name, value, stored) in [("long", &long[..], long.len()), ("compressed", &compressible[..], compressed_len)] {
+    for (name, value, stored) in
+        [("long", &long[..], long.len()), ("compressed", &compressible[..], compressed_len)]
+    {
         // Early, middle and late in the stored bytes (the hash's first, inner and last stripes).
         for spot in [0usize, 1, 2] {
             let cache = Cache::create(&config).unwrap();
@@ -146,13 +164,27 @@ fn operations_that_take_no_value_never_read_it() {
             let at = [0, stored / 2, stored - 1][spot];
             damage_stored(&cache, &key, at);
             assert!(cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists read the value");
-            assert!(!cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add read the value");
-            assert_eq!(cache.stats().validation_failures, 0, "{name} @{at}: counted before any get");
+            assert!(
+                !cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(),
+                "{name} @{at}: add read the value"
+            );
+            assert_eq!(
+                cache.stats().validation_failures,
+                0,
+                "{name} @{at}: counted before any get"
+            );
             let mut out = Vec::new();
             assert_eq!(cache.get(&ns, &key, &mut out).unwrap(), None, "{name} @{at}: get");
-            assert_eq!(cache.stats().validation_corrupt, 1, "{name} @{at}: the get counts the damage");
+            assert_eq!(
+                cache.stats().validation_corrupt,
+                1,
+                "{name} @{at}: the get counts the damage"
+            );
             assert!(!cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists after the get");
-            assert!(!cache.replace(&ns, &key, ValueKind(6), b"r", 0).unwrap(), "{name} @{at}: replace");
+            assert!(
+                !cache.replace(&ns, &key, ValueKind(6), b"r", 0).unwrap(),
+                "{name} @{at}: replace"
+            );
             assert!(!cache.delete(&ns, &key).unwrap(), "{name} @{at}: delete");
             assert!(cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add");
         }
@@ -177,7 +209,8 @@ fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
     let l = cache.region().fuzz_layout();
     // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
     let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
-    let at = ring.windows(stored_key.len()).rposition(|w| w == stored_key).expect("entry in the ring");
+    let at =
+        ring.windows(stored_key.len()).rposition(|w| w == stored_key).expect("entry in the ring");
     &mut ring[at - HEADER..]
 }
 
@@ -189,7 +222,8 @@ fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
 /// instead: a miss, not counted.
 #[test]
 fn every_header_byte_is_validated() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     // Values hashed by xxh3 (22 bytes) and by their own bytes (8 and 3).
     let values: [&[u8]; 3] = [b"a value of a few bytes", b"12345678", b"abc"];
     for (ns_name, value) in [&b""[..], b"site"].into_iter().flat_map(|ns| values.map(|v| (ns, v))) {
@@ -221,11 +255,20 @@ fn every_header_byte_is_validated() {
                     (true, 1)
                 };
                 assert_eq!(exists, exists_expected, "ns {ns_name:?}: byte {at} ^ {bit:#x}: exists");
-                assert_eq!(counted, counted_expected, "ns {ns_name:?}: byte {at} ^ {bit:#x}: validation failures counted");
+                assert_eq!(
+                    counted, counted_expected,
+                    "ns {ns_name:?}: byte {at} ^ {bit:#x}: validation failures counted"
+                );
                 // Nothing wrote to the ring: every failure is damage, none a lapped copy.
                 let s = cache.stats();
-                assert_eq!(s.validation_lapped, 0, "ns {ns_name:?}: byte {at} ^ {bit:#x} counted as lapped");
-                assert_eq!(s.validation_corrupt, s.validation_failures, "ns {ns_name:?}: byte {at} ^ {bit:#x}");
+                assert_eq!(
+                    s.validation_lapped, 0,
+                    "ns {ns_name:?}: byte {at} ^ {bit:#x} counted as lapped"
+                );
+                assert_eq!(
+                    s.validation_corrupt, s.validation_failures,
+                    "ns {ns_name:?}: byte {at} ^ {bit:#x}"
+                );
             }
         }
         // Undamaged: the entry reads back.
@@ -239,7 +282,8 @@ fn every_header_byte_is_validated() {
 /// The checksum the fuzz targets compute for forged entries is the one the cache writes.
 #[test]
 fn forged_checksums_match_the_cache() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     // (Keys long enough that their bytes occur in the ring only where they are stored.)
     for (ns_name, key, value) in [
@@ -256,7 +300,11 @@ fn forged_checksums_match_the_cache() {
         let sum = shmcache::engine::entry_checksum(head, stored);
         assert_eq!(sum.to_le_bytes(), head[8..16], "ns {ns_name:?} key {key:?}");
         let value_hash = shmcache::engine::entry_value_hash(stored);
-        assert_eq!(value_hash.to_le_bytes(), head[shmcache::engine::ENTRY_VALUE_HASH_RANGE], "ns {ns_name:?} key {key:?}");
+        assert_eq!(
+            value_hash.to_le_bytes(),
+            head[shmcache::engine::ENTRY_VALUE_HASH_RANGE],
+            "ns {ns_name:?} key {key:?}"
+        );
     }
 }
 
@@ -300,7 +348,10 @@ unsafe impl ValueSink for LapsTheRing<'_> {
             let filler = [0x5au8; 4000];
             // 1 MiB ring: 300 entries of 4 KB go round it more than once.
             for i in 0..300 {
-                assert!(self.cache.set(&ns, format!("filler-{i}").as_bytes(), ValueKind(6), &filler, 0).unwrap());
+                assert!(self
+                    .cache
+                    .set(&ns, format!("filler-{i}").as_bytes(), ValueKind(6), &filler, 0)
+                    .unwrap());
             }
         }
         self.out.clear();
@@ -317,7 +368,8 @@ unsafe impl ValueSink for LapsTheRing<'_> {
 /// read misses and counts `validation_lapped`.
 #[test]
 fn a_copy_overwritten_during_the_read_counts_as_lapped() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
     assert!(cache.set(&ns, b"k", ValueKind(6), b"the value read while the ring laps", 0).unwrap());
@@ -334,7 +386,8 @@ fn a_copy_overwritten_during_the_read_counts_as_lapped() {
 /// stored key or value flipped, the entry is not listed; restored, it is.
 #[test]
 fn a_damaged_entry_is_not_listed() {
-    let config = Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let config =
+        Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     for value in [&b"a value of a few bytes"[..], b"12345678"] {
         let cache = Cache::create(&config).unwrap();
         let ns = Namespace::new(b"site").unwrap();

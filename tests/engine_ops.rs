@@ -1,11 +1,18 @@
 //! Single-process behaviour of every engine operation (no PHP involved).
 
-use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN};
+use shmcache::engine::{
+    Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN,
+};
 
 const STR: ValueKind = ValueKind(6);
 
 fn cache(keys: u64, values: u64, threshold: u64) -> Cache {
-    Cache::create(&Config { keys_memory_size: keys, values_memory_size: values, compress_threshold: threshold }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: keys,
+        values_memory_size: values,
+        compress_threshold: threshold,
+    })
+    .unwrap()
 }
 
 fn small() -> Cache {
@@ -52,9 +59,15 @@ fn key_limits_are_enforced() {
     assert!(c.set(&root, &long, STR, b"v", 0).unwrap());
     assert_eq!(get(&c, &root, &long).unwrap().1, b"v");
     let too_long = vec![b'k'; MAX_KEY_LEN + 1];
-    assert_eq!(c.set(&root, &too_long, STR, b"v", 0), Err(Error::KeyTooLong { len: MAX_KEY_LEN + 1, max: MAX_KEY_LEN }));
+    assert_eq!(
+        c.set(&root, &too_long, STR, b"v", 0),
+        Err(Error::KeyTooLong { len: MAX_KEY_LEN + 1, max: MAX_KEY_LEN })
+    );
     assert!(Namespace::new(&vec![b'n'; MAX_NAMESPACE_LEN]).is_ok());
-    assert!(matches!(Namespace::new(&vec![b'n'; MAX_NAMESPACE_LEN + 1]), Err(Error::NamespaceTooLong { .. })));
+    assert!(matches!(
+        Namespace::new(&vec![b'n'; MAX_NAMESPACE_LEN + 1]),
+        Err(Error::NamespaceTooLong { .. })
+    ));
 }
 
 #[test]
@@ -68,7 +81,11 @@ fn oversized_values_are_refused_and_nothing_is_lost() {
     assert_eq!(get(&c, &root, b"big").unwrap().1, at_max);
     let over = vec![1u8; max + 1];
     assert!(matches!(c.set(&root, b"big", STR, &over, 0), Err(Error::ValueTooLarge { .. })));
-    assert_eq!(get(&c, &root, b"big").unwrap().1, at_max, "a refused write must not disturb the old value");
+    assert_eq!(
+        get(&c, &root, b"big").unwrap().1,
+        at_max,
+        "a refused write must not disturb the old value"
+    );
     assert_eq!(get(&c, &root, b"keep").unwrap().1, b"safe");
 }
 
@@ -117,7 +134,11 @@ fn incr_decr_and_cas_on_integers_only() {
     assert_eq!(c.incr(&root, b"s", 1).unwrap(), None, "a string is not an integer even if 8 bytes");
     assert!(!c.cas(&root, b"s", 0, 1).unwrap());
     c.set(&root, b"max", ValueKind::INT, &i64::MAX.to_le_bytes(), 0).unwrap();
-    assert_eq!(c.incr(&root, b"max", 1).unwrap(), Some(i64::MIN), "documented: wraps like a C integer");
+    assert_eq!(
+        c.incr(&root, b"max", 1).unwrap(),
+        Some(i64::MIN),
+        "documented: wraps like a C integer"
+    );
 }
 
 #[test]
@@ -143,14 +164,21 @@ fn ttl_expiry_and_past_ttl() {
 fn expires_at_reports_live_keys_only() {
     let c = small();
     let ns = Namespace::new(b"exp").unwrap();
-    let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let before =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     c.set(&ns, b"forever", STR, b"v", 0).unwrap();
     c.set(&ns, b"hour", STR, b"v", 3600).unwrap();
     c.set(&ns, b"past", STR, b"v", -1).unwrap();
-    let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let after =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     assert_eq!(c.expires_at(&ns, b"forever").unwrap(), Some(0));
     let hour = c.expires_at(&ns, b"hour").unwrap().expect("live");
-    assert!((before + 3600..=after + 3600).contains(&hour), "{hour} not within [{}, {}]", before + 3600, after + 3600);
+    assert!(
+        (before + 3600..=after + 3600).contains(&hour),
+        "{hour} not within [{}, {}]",
+        before + 3600,
+        after + 3600
+    );
     assert_eq!(c.expires_at(&ns, b"past").unwrap(), None, "expired");
     assert_eq!(c.expires_at(&ns, b"missing").unwrap(), None);
     assert_eq!(c.expires_at(&Namespace::root(), b"hour").unwrap(), None, "another namespace");
@@ -212,7 +240,14 @@ fn compression_round_trips_and_is_counted() {
     assert!(c.stats().values_written_bytes < 4000, "stored compressed");
     // Incompressible bytes are stored as they are.
     let mut x = 0x12345678u64;
-    let noise: Vec<u8> = (0..5000).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 }).collect();
+    let noise: Vec<u8> = (0..5000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
     c.set(&root, b"n", STR, &noise, 0).unwrap();
     assert_eq!(get(&c, &root, b"n").unwrap().1, noise);
     assert_eq!(c.stats().compressed_count, 1);
@@ -220,7 +255,14 @@ fn compression_round_trips_and_is_counted() {
     c.set(&root, b"s", STR, &b"a".repeat(99), 0).unwrap();
     assert_eq!(c.stats().compressed_count, 1);
     // Long values are judged by their first 4 KiB first: long noise is stored as it is...
-    let long_noise: Vec<u8> = (0..64 << 10).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 }).collect();
+    let long_noise: Vec<u8> = (0..64 << 10)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
     let written = c.stats().values_written_bytes;
     c.set(&root, b"ln", STR, &long_noise, 0).unwrap();
     assert_eq!(get(&c, &root, b"ln").unwrap().1, long_noise);
@@ -234,7 +276,10 @@ fn compression_round_trips_and_is_counted() {
     c.set(&root, b"ns", STR, &noisy_start, 0).unwrap();
     assert_eq!(get(&c, &root, b"ns").unwrap().1, noisy_start);
     assert_eq!(c.stats().compressed_count, 1);
-    assert!(c.stats().values_written_bytes - written > noisy_start.len() as u64, "stored uncompressed");
+    assert!(
+        c.stats().values_written_bytes - written > noisy_start.len() as u64,
+        "stored uncompressed"
+    );
     // ...a long value that starts compressible is compressed as a whole (here it shrinks by
     // its compressible start)...
     let mut mixed = b"abcdefgh".repeat(1024);
@@ -286,7 +331,14 @@ fn a_ring_of_odd_size_keeps_serving_after_it_wraps() {
     let root = Namespace::root();
     for i in 0..3000u32 {
         let key = format!("key-{}", i % 200);
-        c.set(&root, key.as_bytes(), STR, format!("{key}={i}").repeat(1 + i as usize % 5).as_bytes(), 0).unwrap();
+        c.set(
+            &root,
+            key.as_bytes(),
+            STR,
+            format!("{key}={i}").repeat(1 + i as usize % 5).as_bytes(),
+            0,
+        )
+        .unwrap();
     }
     assert!(c.stats().recycles >= 3, "the ring should have wrapped");
     for i in 2900..3000u32 {
@@ -322,7 +374,9 @@ fn assert_retention_at_load(percent: u64, min_kept: u64) {
     for i in 0..keys {
         c.set(&root, format!("wp:options:{i}").as_bytes(), STR, b"1", 0).unwrap();
     }
-    let kept = (0..keys).filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap()).count() as u64;
+    let kept = (0..keys)
+        .filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap())
+        .count() as u64;
     let kicks = c.stats().kicks;
     eprintln!("retention at {percent}%: {kept}/{keys}, kicks = {kicks}");
     assert_eq!(keys - kept, kicks, "every key lost is a counted kick");
@@ -345,8 +399,14 @@ fn retention_at_85_percent_load_is_at_least_99_9_percent() {
 
 #[test]
 fn invalid_configs_are_rejected() {
-    for (k, v) in [(0, 1 << 20), (1023, 1 << 20), (1 << 20, 1000), (1 << 20, 128 << 30), (32 << 30, 1 << 20)] {
-        let r = Cache::create(&Config { keys_memory_size: k, values_memory_size: v, compress_threshold: 0 });
+    for (k, v) in
+        [(0, 1 << 20), (1023, 1 << 20), (1 << 20, 1000), (1 << 20, 128 << 30), (32 << 30, 1 << 20)]
+    {
+        let r = Cache::create(&Config {
+            keys_memory_size: k,
+            values_memory_size: v,
+            compress_threshold: 0,
+        });
         assert!(matches!(r, Err(Error::InvalidConfig(_))), "{k} {v}");
     }
 }
@@ -434,7 +494,15 @@ fn get_each_agrees_with_get_for_every_batch_length() {
     let ns = Namespace::new(b"batch").unwrap();
     for i in 0..40u32 {
         if i % 3 != 0 {
-            assert!(c.set(&root, format!("k{i}").as_bytes(), STR, &vec![b'a' + (i % 26) as u8; i as usize * 7], 0).unwrap());
+            assert!(c
+                .set(
+                    &root,
+                    format!("k{i}").as_bytes(),
+                    STR,
+                    &vec![b'a' + (i % 26) as u8; i as usize * 7],
+                    0
+                )
+                .unwrap());
         }
         assert!(c.set(&ns, format!("k{i}").as_bytes(), ValueKind(1), &i.to_le_bytes(), 0).unwrap());
     }
@@ -459,7 +527,11 @@ fn get_each_agrees_with_get_for_every_batch_length() {
             assert_eq!(got, expected, "batch of {len}");
             let hits = got.iter().filter(|(_, hit)| hit.is_some()).count() as u64;
             assert_eq!(after.hits - before.hits, hits, "hits counted once per key");
-            assert_eq!(after.misses - before.misses, len as u64 - hits, "misses counted once per key");
+            assert_eq!(
+                after.misses - before.misses,
+                len as u64 - hits,
+                "misses counted once per key"
+            );
         }
     }
 }

@@ -15,7 +15,12 @@ const ROUNDS: usize = 1000;
 fn incr_totals_and_add_winners_are_exact() {
     // A ring large enough that no writer is descheduled for a whole lap of it (a writer stalled
     // that long can only lose data, never return a wrong one: that is fork_crash's subject).
-    let cache = Cache::create(&Config { keys_memory_size: 64 << 10, values_memory_size: 128 << 20, compress_threshold: 0 }).unwrap();
+    let cache = Cache::create(&Config {
+        keys_memory_size: 64 << 10,
+        values_memory_size: 128 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
     let root = Namespace::root();
     cache.set(&root, b"counter", ValueKind::INT, &0i64.to_le_bytes(), 0).unwrap();
     let pids: Vec<_> = (0..PROCS)
@@ -55,7 +60,16 @@ fn incr_totals_and_add_winners_are_exact() {
                         std::hint::spin_loop();
                     }
                     let key = format!("fresh-{round}");
-                    if cache.add(root, key.as_bytes(), ValueKind(6), format!("winner {p}").as_bytes(), 0).unwrap() {
+                    if cache
+                        .add(
+                            root,
+                            key.as_bytes(),
+                            ValueKind(6),
+                            format!("winner {p}").as_bytes(),
+                            0,
+                        )
+                        .unwrap()
+                    {
                         shared.add(1 + round, 1);
                     }
                 }
@@ -66,7 +80,8 @@ fn incr_totals_and_add_winners_are_exact() {
     for pid in pids {
         assert_eq!(wait(pid), 0);
     }
-    let bad: Vec<_> = (0..ROUNDS).filter(|&r| shared.get(1 + r) != 1).map(|r| (r, shared.get(1 + r))).collect();
+    let bad: Vec<_> =
+        (0..ROUNDS).filter(|&r| shared.get(1 + r) != 1).map(|r| (r, shared.get(1 + r))).collect();
     assert!(bad.is_empty(), "rounds without exactly one add winner: {bad:?}");
     for round in 0..ROUNDS {
         assert!(cache.get(&root, format!("fresh-{round}").as_bytes(), &mut out).unwrap().is_some());

@@ -65,7 +65,12 @@ fn counter(cache: &Cache) -> i32 {
 
 #[test]
 fn killed_writers_leave_a_working_cache() {
-    let cache = Cache::create(&Config { keys_memory_size: 8 << 10, values_memory_size: 1 << 20, compress_threshold: 1024 }).unwrap();
+    let cache = Cache::create(&Config {
+        keys_memory_size: 8 << 10,
+        values_memory_size: 1 << 20,
+        compress_threshold: 1024,
+    })
+    .unwrap();
     let root = Namespace::root();
     cache.set(&root, b"shared-counter", ValueKind::INT, &0i64.to_le_bytes(), 0).unwrap();
     let mut rng = Rng(42);
@@ -88,15 +93,21 @@ fn killed_writers_leave_a_working_cache() {
     for i in 0..KEYS {
         let key = format!("k{i}").into_bytes();
         if cache.get(&root, &key, &mut out).unwrap().is_some() {
-            assert!(value_is_valid(&key, &out), "wrong value for {}", String::from_utf8_lossy(&key));
+            assert!(
+                value_is_valid(&key, &out),
+                "wrong value for {}",
+                String::from_utf8_lossy(&key)
+            );
         }
     }
     // report: [0] = wrong values, [1..=4] = hits per checker
     let report = Shared::new(5);
-    let pids: Vec<_> = (0..4).map(|p| {
-        let (cache, report) = (&cache, &report);
-        spawn(move || checker(cache, 1000 + p as u64, report, 1 + p))
-    }).collect();
+    let pids: Vec<_> = (0..4)
+        .map(|p| {
+            let (cache, report) = (&cache, &report);
+            spawn(move || checker(cache, 1000 + p as u64, report, 1 + p))
+        })
+        .collect();
     for pid in pids {
         assert_eq!(wait(pid), 0, "a checker failed or hung");
     }
@@ -109,7 +120,13 @@ fn killed_writers_leave_a_working_cache() {
     assert_eq!(i64::from_le_bytes(out[..8].try_into().unwrap()), 4000);
     let hits: u64 = (1..=4).map(|i| report.get(i)).sum();
     let s = cache.stats();
-    eprintln!("crash: kills={} wrong={} checker hits={hits} validation_failures={} recycles={}", KILLS * 2, report.get(0), s.validation_failures, s.recycles);
+    eprintln!(
+        "crash: kills={} wrong={} checker hits={hits} validation_failures={} recycles={}",
+        KILLS * 2,
+        report.get(0),
+        s.validation_failures,
+        s.recycles
+    );
     assert_eq!(report.get(0), 0);
     assert!(hits > 1000);
 }

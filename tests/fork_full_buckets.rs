@@ -43,7 +43,12 @@ const KIND: ValueKind = ValueKind(6);
 /// A 1 KiB index (16 buckets) and a ring large enough that no round recycles the entries it
 /// relies on (the neighbours are rewritten every round, and filled again before each).
 fn cache() -> Cache {
-    Cache::create(&Config { keys_memory_size: 1024, values_memory_size: 256 << 20, compress_threshold: 0 }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: 1024,
+        values_memory_size: 256 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap()
 }
 
 /// Keys whose two candidate buckets are exactly those of `KEY`: they can only live in its
@@ -94,7 +99,13 @@ fn fill_buckets(cache: &Cache, ns: &Namespace, neighbours: &[Vec<u8>]) -> bool {
 
 /// Rewrites the live neighbours in place until `done` reaches `until`: their offsets become
 /// newer than the contested key's. Returns how many rewrites it made.
-fn churn(cache: &Cache, ns: &Namespace, neighbours: &[Vec<u8>], done: &AtomicU64, until: u64) -> u64 {
+fn churn(
+    cache: &Cache,
+    ns: &Namespace,
+    neighbours: &[Vec<u8>],
+    done: &AtomicU64,
+    until: u64,
+) -> u64 {
     let mut n = 0;
     while done.load(Ordering::SeqCst) < until {
         for k in neighbours {
@@ -132,14 +143,16 @@ fn wait_for(word: &AtomicU64, value: u64) {
 
 /// Runs `f(0..procs)` in as many forked processes and waits for all of them.
 fn run_all(procs: usize, f: impl Fn(usize) -> i32) {
-    let pids: Vec<_> = (0..procs).map(|p| {
-        let f = &f;
-        spawn(move || {
-            // SAFETY: alarm() only arms a timer; a hang turns into SIGALRM and a failed child.
-            unsafe { libc::alarm(120) };
-            f(p)
+    let pids: Vec<_> = (0..procs)
+        .map(|p| {
+            let f = &f;
+            spawn(move || {
+                // SAFETY: alarm() only arms a timer; a hang turns into SIGALRM and a failed child.
+                unsafe { libc::alarm(120) };
+                f(p)
+            })
         })
-    }).collect();
+        .collect();
     for pid in pids {
         assert_eq!(wait(pid), 0, "a child failed or hung");
     }
@@ -195,7 +208,10 @@ fn race_rounds(
             sync();
             race(&s, p, round);
             s.add(RACERS_DONE, 1);
-            s.add(REWRITES, churn(cache, ns, neighbours, s.at(RACERS_DONE), (round + 1) * PROCS as u64));
+            s.add(
+                REWRITES,
+                churn(cache, ns, neighbours, s.at(RACERS_DONE), (round + 1) * PROCS as u64),
+            );
             sync();
             if !check(&s, p, round) && p == 0 {
                 let bad = s.at(BAD).fetch_add(1, Ordering::SeqCst);
@@ -218,7 +234,11 @@ fn round_failures(name: &str, s: &Shared, rounds: u64, failures: &mut Vec<String
         s.get(REWRITES)
     );
     eprintln!("{line}");
-    assert_eq!(s.get(NOT_FULL), 0, "{name}: the key's buckets were not full at the start of some rounds");
+    assert_eq!(
+        s.get(NOT_FULL),
+        0,
+        "{name}: the key's buckets were not full at the start of some rounds"
+    );
     if s.get(BAD) != 0 {
         failures.push(line);
     }
@@ -234,9 +254,10 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
 
     // add: RACERS processes add KEY at once; exactly one wins, and afterwards every process
     // reads the winner's value. Words: winners, last winner + 1, wrong reads.
-    let (winners, winner, wrong_reads, slow_started) = (SCENARIO_WORDS, SCENARIO_WORDS + 1, SCENARIO_WORDS + 2, SCENARIO_WORDS + 3);
+    let (winners, winner, wrong_reads, slow_started) =
+        (SCENARIO_WORDS, SCENARIO_WORDS + 1, SCENARIO_WORDS + 2, SCENARIO_WORDS + 3);
     let slow = RACERS - 1;
-        let value = |p: u64, round: u64| {
+    let value = |p: u64, round: u64| {
         let mut v = format!("round {round} won by {p}").into_bytes();
         if p == slow as u64 {
             v.resize(v.len() + ADD_PAD, b'.');
@@ -267,7 +288,8 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
             if s.get(winners) != 1 {
                 return false;
             }
-            let read = cache.get(&ns, KEY, &mut out).unwrap().is_some() && out == value(s.get(winner) - 1, round);
+            let read = cache.get(&ns, KEY, &mut out).unwrap().is_some()
+                && out == value(s.get(winner) - 1, round);
             if !read {
                 s.add(wrong_reads, 1);
             }
@@ -276,7 +298,10 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
     );
     round_failures("add", &s, ADD_ROUNDS, &mut failures);
     if s.get(wrong_reads) != 0 {
-        failures.push(format!("add: {} reads after a round were not the winner's value", s.get(wrong_reads)));
+        failures.push(format!(
+            "add: {} reads after a round were not the winner's value",
+            s.get(wrong_reads)
+        ));
     }
     eprintln!("add: {} kicks in {ADD_ROUNDS} rounds", cache.stats().kicks - kicks_before);
 
@@ -301,7 +326,8 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
         },
         |_, _, _| {
             let mut out = Vec::new();
-            cache.get(&ns, KEY, &mut out).unwrap().is_some() && int(&out) == (RACERS as u64 * INCRS_PER_ROUND) as i64
+            cache.get(&ns, KEY, &mut out).unwrap().is_some()
+                && int(&out) == (RACERS as u64 * INCRS_PER_ROUND) as i64
         },
     );
     round_failures("incr", &s, INCR_ROUNDS, &mut failures);
@@ -317,7 +343,10 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
         &neighbours,
         CAS_ROUNDS,
         CAS_TARGET as usize,
-        |s| (0..CAS_TARGET as usize).for_each(|v| s.at(SCENARIO_WORDS + v).store(0, Ordering::SeqCst)),
+        |s| {
+            (0..CAS_TARGET as usize)
+                .for_each(|v| s.at(SCENARIO_WORDS + v).store(0, Ordering::SeqCst))
+        },
         |s, _, _| {
             cache.add(&ns, KEY, ValueKind::INT, &0i64.to_le_bytes(), 0).unwrap();
             let mut out = Vec::new();
@@ -385,7 +414,8 @@ fn atomic_operations_are_exact_when_the_key_buckets_are_full() {
         0
     });
     let mut out = Vec::new();
-    let last_ok = cache.get(&ns, KEY, &mut out).unwrap().is_some() && (0..writers).any(|p| out == value(p, REPLACES));
+    let last_ok = cache.get(&ns, KEY, &mut out).unwrap().is_some()
+        && (0..writers).any(|p| out == value(p, REPLACES));
     let line = format!(
         "replace: {writers} x {REPLACES}, {} failed, {} reader misses, {} out of order, last value a writer's last: {last_ok}",
         s.get(1),

@@ -11,7 +11,12 @@ const KEYS: u64 = 3000;
 
 #[test]
 fn concurrent_writers_and_readers_never_see_a_wrong_value() {
-    let cache = Cache::create(&Config { keys_memory_size: 16 << 10, values_memory_size: 512 << 10, compress_threshold: 256 }).unwrap();
+    let cache = Cache::create(&Config {
+        keys_memory_size: 16 << 10,
+        values_memory_size: 512 << 10,
+        compress_threshold: 256,
+    })
+    .unwrap();
     // Per child: [wrong, hits, misses, sets]
     let report = Shared::new(PROCS * 4);
     let pids: Vec<_> = (0..PROCS)
@@ -54,7 +59,13 @@ fn concurrent_writers_and_readers_never_see_a_wrong_value() {
     let stats = cache.stats();
     eprintln!(
         "integrity: wrong={} hits={} misses={} sets={} recycles={} kicks={} validation_failures={}",
-        sum(0), sum(1), sum(2), sum(3), stats.recycles, stats.kicks, stats.validation_failures
+        sum(0),
+        sum(1),
+        sum(2),
+        sum(3),
+        stats.recycles,
+        stats.kicks,
+        stats.validation_failures
     );
     assert_eq!(sum(0), 0, "wrong values returned");
     assert!(stats.recycles >= 50, "the ring must wrap many times during the run");

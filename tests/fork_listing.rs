@@ -34,7 +34,12 @@ fn now() -> u64 {
 
 #[test]
 fn listings_during_concurrent_writes_hold_only_whole_live_entries() {
-    let cache = Cache::create(&Config { keys_memory_size: 64 << 10, values_memory_size: 256 << 10, compress_threshold: 256 }).unwrap();
+    let cache = Cache::create(&Config {
+        keys_memory_size: 64 << 10,
+        values_memory_size: 256 << 10,
+        compress_threshold: 256,
+    })
+    .unwrap();
     let stop = Shared::new(1);
     let started = now();
     let pids: Vec<_> = (0..WRITERS)
@@ -58,7 +63,11 @@ fn listings_during_concurrent_writes_hold_only_whole_live_entries() {
                             let _ = cache.set(&other, &key, ValueKind(1), &[0; 40], 0);
                         }
                         _ => {
-                            let v = make_value(&key, seq * WRITERS as u64 + p as u64, PAYLOADS[rng.below(4) as usize]);
+                            let v = make_value(
+                                &key,
+                                seq * WRITERS as u64 + p as u64,
+                                PAYLOADS[rng.below(4) as usize],
+                            );
                             let _ = cache.set(&listed, &key, kind_of(i), &v, ttl_of(i));
                         }
                     }
@@ -77,11 +86,16 @@ fn listings_during_concurrent_writes_hold_only_whole_live_entries() {
         listed += listing.len() as u64;
         let mut seen = std::collections::HashSet::new();
         for e in &listing {
-            let Some(i) = std::str::from_utf8(&e.key).ok().and_then(|k| k.strip_prefix("key:")).and_then(|n| n.parse::<u64>().ok()) else {
+            let Some(i) = std::str::from_utf8(&e.key)
+                .ok()
+                .and_then(|k| k.strip_prefix("key:"))
+                .and_then(|n| n.parse::<u64>().ok())
+            else {
                 wrong.push(format!("unknown key {:?}", e.key));
                 continue;
             };
-            let lengths: Vec<u64> = PAYLOADS.iter().map(|&n| make_value(&e.key, 0, n).len() as u64).collect();
+            let lengths: Vec<u64> =
+                PAYLOADS.iter().map(|&n| make_value(&e.key, 0, n).len() as u64).collect();
             let expiry = now() + ttl_of(i) as u64;
             if i >= KEYS
                 || !seen.insert(e.key.clone())
@@ -98,14 +112,19 @@ fn listings_during_concurrent_writes_hold_only_whole_live_entries() {
         assert_eq!(wait(pid), 0);
     }
     let stats = cache.stats();
-    eprintln!("listing: {listings} listings, {listed} entries listed, {} wrong, recycles={}", wrong.len(), stats.recycles);
+    eprintln!(
+        "listing: {listings} listings, {listed} entries listed, {} wrong, recycles={}",
+        wrong.len(),
+        stats.recycles
+    );
     assert!(wrong.is_empty(), "wrong entries listed: {:?}", &wrong[..wrong.len().min(5)]);
     assert!(stats.recycles >= 20, "the ring must wrap many times during the run");
     assert!(listings >= 20 && listed >= 1000, "the run must list entries to check");
 
     // With the writers gone, the listing is exactly the keys a read finds.
     let listing = cache.entries(&ns);
-    let readable: Vec<Vec<u8>> = (0..KEYS).map(key_of).filter(|k| cache.exists(&ns, k).unwrap()).collect();
+    let readable: Vec<Vec<u8>> =
+        (0..KEYS).map(key_of).filter(|k| cache.exists(&ns, k).unwrap()).collect();
     let mut keys: Vec<Vec<u8>> = listing.into_iter().map(|e| e.key).collect();
     keys.sort();
     let mut readable_sorted = readable.clone();

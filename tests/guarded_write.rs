@@ -8,7 +8,12 @@ use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 const STRING: ValueKind = ValueKind(6);
 
 fn cache() -> Cache {
-    Cache::create(&Config { keys_memory_size: 1 << 16, values_memory_size: 1 << 20, compress_threshold: 0 }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: 1 << 16,
+        values_memory_size: 1 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap()
 }
 
 fn get(c: &Cache, key: &[u8]) -> Option<Vec<u8>> {
@@ -38,7 +43,11 @@ fn the_value_is_invisible_while_the_guard_decides_then_published_when_it_agrees(
             true
         });
         assert_eq!(stored, Ok(true));
-        assert_eq!(seen.take(), None, "readable before its guard agreed (existing key: {existing})");
+        assert_eq!(
+            seen.take(),
+            None,
+            "readable before its guard agreed (existing key: {existing})"
+        );
         assert_eq!(get(&c, b"k").as_deref(), Some(&b"after"[..]));
     }
 }
@@ -68,6 +77,10 @@ fn a_delete_while_the_guard_decides_wins() {
             true
         });
         assert_eq!(stored, Ok(false), "existing key: {existing}");
-        assert_eq!(get(&c, b"k"), None, "a write older than the delete published after it (existing key: {existing})");
+        assert_eq!(
+            get(&c, b"k"),
+            None,
+            "a write older than the delete published after it (existing key: {existing})"
+        );
     }
 }

@@ -14,7 +14,12 @@ use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 const STR: ValueKind = ValueKind(6);
 
 fn filled(percent: u64) -> (Cache, u64) {
-    let c = Cache::create(&Config { keys_memory_size: 4 << 20, values_memory_size: 64 << 20, compress_threshold: 0 }).unwrap();
+    let c = Cache::create(&Config {
+        keys_memory_size: 4 << 20,
+        values_memory_size: 64 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
     let keys = c.stats().slots_total * percent / 100;
     let root = Namespace::root();
     for i in 0..keys {
@@ -41,7 +46,9 @@ fn lookups_read_at_most_1_1_lines_at_80_percent_load() {
     let (miss, m) = mean_lines(&c, (0..keys).map(|i| format!("absent:{i}")));
     eprintln!("80% load: {n} hits read {hit:.4} lines each, {m} misses {miss:.4}");
     // Every key is there, whichever bucket it is in (the hinted read finds those living away).
-    let kept = (0..keys).filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap()).count() as u64;
+    let kept = (0..keys)
+        .filter(|i| c.exists(&root, format!("wp:options:{i}").as_bytes()).unwrap())
+        .count() as u64;
     assert_eq!(kept, keys);
     assert!(hit <= 1.1, "hits read {hit} lines");
     assert!(miss <= 1.1, "misses read {miss} lines");

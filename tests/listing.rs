@@ -5,7 +5,12 @@ use shmcache::engine::{Cache, Config, ListedEntry, Namespace, ValueKind};
 const STR: ValueKind = ValueKind(6);
 
 fn cache(keys: u64, values: u64, threshold: u64) -> Cache {
-    Cache::create(&Config { keys_memory_size: keys, values_memory_size: values, compress_threshold: threshold }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: keys,
+        values_memory_size: values,
+        compress_threshold: threshold,
+    })
+    .unwrap()
 }
 
 fn keys(listing: &[ListedEntry]) -> Vec<&[u8]> {
@@ -19,7 +24,8 @@ fn now() -> u64 {
 #[test]
 fn lists_the_live_keys_of_one_namespace_in_write_order() {
     let c = cache(64 << 10, 1 << 20, 0);
-    let (a, b, root) = (Namespace::new(b"a").unwrap(), Namespace::new(b"b").unwrap(), Namespace::root());
+    let (a, b, root) =
+        (Namespace::new(b"a").unwrap(), Namespace::new(b"b").unwrap(), Namespace::root());
     assert!(c.entries(&a).is_empty(), "a namespace never written has no entries");
     assert!(c.set(&a, b"one", STR, b"1", 0).unwrap());
     assert!(c.set(&b, b"two", STR, b"22", 0).unwrap());
@@ -38,7 +44,10 @@ fn lists_the_live_keys_of_one_namespace_in_write_order() {
     // 64-byte header + "a" + "four" + 4 bytes of value, padded to 8.
     assert_eq!(four.entry_len, 80);
     assert_eq!(listing[2].value_len, 6);
-    assert!(listing[0].written_at < listing[1].written_at && listing[1].written_at < listing[2].written_at);
+    assert!(
+        listing[0].written_at < listing[1].written_at
+            && listing[1].written_at < listing[2].written_at
+    );
 }
 
 #[test]
@@ -74,7 +83,11 @@ fn compressed_values_report_their_length_before_compression() {
     let listing = c.entries(&ns);
     assert_eq!(listing.len(), 1);
     assert_eq!(listing[0].value_len, 10_000);
-    assert!(listing[0].entry_len < 1_000, "the ring holds the compressed value: {}", listing[0].entry_len);
+    assert!(
+        listing[0].entry_len < 1_000,
+        "the ring holds the compressed value: {}",
+        listing[0].entry_len
+    );
 }
 
 #[test]
@@ -89,7 +102,11 @@ fn entries_the_ring_has_overwritten_are_not_listed() {
     let mut out = Vec::new();
     assert!(!listing.is_empty() && listing.len() < 2000, "{} listed", listing.len());
     for e in &listing {
-        assert!(c.get(&ns, &e.key, &mut out).unwrap().is_some(), "{:?} is listed but not readable", e.key);
+        assert!(
+            c.get(&ns, &e.key, &mut out).unwrap().is_some(),
+            "{:?} is listed but not readable",
+            e.key
+        );
     }
     let readable = (0..2000).filter(|i| c.exists(&ns, format!("k{i}").as_bytes()).unwrap()).count();
     assert_eq!(listing.len(), readable, "every readable key is listed");
@@ -103,7 +120,10 @@ fn a_listing_counts_nothing() {
     let before = c.stats();
     assert_eq!(c.entries(&ns).len(), 1);
     let after = c.stats();
-    assert_eq!((before.hits, before.misses, before.validation_failures), (after.hits, after.misses, after.validation_failures));
+    assert_eq!(
+        (before.hits, before.misses, before.validation_failures),
+        (after.hits, after.misses, after.validation_failures)
+    );
 }
 
 #[test]
@@ -120,5 +140,8 @@ fn peek_reads_like_get_without_counting() {
     assert_eq!(c.peek_into(&ns, b"missing", &mut out).unwrap(), None);
     assert_eq!(c.peek_into(&ns, b"dead", &mut out).unwrap(), None);
     let after = c.stats();
-    assert_eq!((before.hits, before.misses, before.expired), (after.hits, after.misses, after.expired));
+    assert_eq!(
+        (before.hits, before.misses, before.expired),
+        (after.hits, after.misses, after.expired)
+    );
 }

@@ -126,16 +126,28 @@ enum Read {
     Recycled,
     /// The header is not the entry's (in the engine: a validation failure the tail re-check
     /// did not explain, i.e. a read of bytes the publish should have made visible).
-    Invalid { word: u64 },
-    Hit { word: u64, value: u64, offset: u64 },
+    Invalid {
+        word: u64,
+    },
+    Hit {
+        word: u64,
+        value: u64,
+        offset: u64,
+    },
 }
 
 impl Read {
     /// A hit must be the entry's own value; nothing but recycling may fail a read.
     fn check(&self) {
         match *self {
-            Read::Hit { value, offset, .. } => assert_eq!(value, value_of(offset), "a read returned a value that is not its entry's"),
-            Read::Invalid { word } => panic!("a published entry (word {word:#x}) failed validation with its bytes intact"),
+            Read::Hit { value, offset, .. } => assert_eq!(
+                value,
+                value_of(offset),
+                "a read returned a value that is not its entry's"
+            ),
+            Read::Invalid { word } => {
+                panic!("a published entry (word {word:#x}) failed validation with its bytes intact")
+            }
             Read::Absent | Read::Recycled => {}
         }
     }
@@ -206,9 +218,13 @@ fn add(r: &Region, preferred: usize, orders: Orders) -> Option<bool> {
             }
         }
         let other = 1 - preferred;
-        let victim = if r.slots[preferred].load(Ordering::Acquire) == 0 { preferred } else { other };
+        let victim =
+            if r.slots[preferred].load(Ordering::Acquire) == 0 { preferred } else { other };
         let rival_slot = 1 - victim;
-        if r.slots[victim].compare_exchange(0, pending, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+        if r.slots[victim]
+            .compare_exchange(0, pending, Ordering::SeqCst, Ordering::Relaxed)
+            .is_err()
+        {
             thread::yield_now();
             continue;
         }
@@ -216,7 +232,8 @@ fn add(r: &Region, preferred: usize, orders: Orders) -> Option<bool> {
             fence(Ordering::SeqCst);
         }
         let withdraw = || {
-            let _ = r.slots[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
+            let _ =
+                r.slots[victim].compare_exchange(pending, 0, Ordering::SeqCst, Ordering::Relaxed);
         };
         let theirs = r.slots[rival_slot].load(Ordering::SeqCst);
         if theirs != 0 {
@@ -229,12 +246,18 @@ fn add(r: &Region, preferred: usize, orders: Orders) -> Option<bool> {
                 thread::yield_now();
                 continue;
             }
-            if r.slots[rival_slot].compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            if r.slots[rival_slot]
+                .compare_exchange(theirs, 0, Ordering::SeqCst, Ordering::Relaxed)
+                .is_err()
+            {
                 withdraw();
                 continue;
             }
         }
-        if r.slots[victim].compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+        if r.slots[victim]
+            .compare_exchange(pending, word, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok()
+        {
             return Some(true);
         }
     }
@@ -254,8 +277,15 @@ fn insert_model(orders: Orders) {
         assert!(first != Some(true) || second != Some(true), "both adds won");
         let words = [r.slots[0].load(Ordering::Relaxed), r.slots[1].load(Ordering::Relaxed)];
         let published = words.iter().filter(|&&w| w != 0 && w & PENDING == 0).count();
-        assert!(words.iter().all(|&w| w & PENDING == 0), "a pending slot was left behind: {words:x?}");
-        assert_eq!(published, usize::from(first == Some(true)) + usize::from(second == Some(true)), "slots {words:x?} after adds {first:?}, {second:?}");
+        assert!(
+            words.iter().all(|&w| w & PENDING == 0),
+            "a pending slot was left behind: {words:x?}"
+        );
+        assert_eq!(
+            published,
+            usize::from(first == Some(true)) + usize::from(second == Some(true)),
+            "slots {words:x?} after adds {first:?}, {second:?}"
+        );
         if first.is_some() && second.is_some() {
             assert!(first != second, "neither add won");
         }
@@ -273,7 +303,10 @@ fn delete_model(orders: Orders) {
             // cache/write.rs `store_draft` for replace: a full read, append, CAS from the word read.
             let Read::Hit { word: old, .. } = w.read(0, orders) else { return false };
             let offset = w.append(orders).unwrap();
-            if w.slots[0].compare_exchange(old, offset + 1, orders.publish, Ordering::Relaxed).is_ok() {
+            if w.slots[0]
+                .compare_exchange(old, offset + 1, orders.publish, Ordering::Relaxed)
+                .is_ok()
+            {
                 return true;
             }
         });
@@ -356,7 +389,12 @@ fn hint_model(count_first: bool, hint_after_home: bool) {
     model(move || {
         const KEY: u64 = 5;
         const OTHER: u64 = 9;
-        let words: Arc<[AtomicU64; 4]> = Arc::new([AtomicU64::new(KEY), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)]);
+        let words: Arc<[AtomicU64; 4]> = Arc::new([
+            AtomicU64::new(KEY),
+            AtomicU64::new(0),
+            AtomicU64::new(0),
+            AtomicU64::new(0),
+        ]);
         let (home, away, other_away, hint) = (0, 1, 2, 3);
         let count = move |w: &[AtomicU64; 4], up: bool| {
             let _ = w[hint].fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| match (h, up) {
@@ -370,12 +408,16 @@ fn hint_model(count_first: bool, hint_after_home: bool) {
             if count_first {
                 count(&m, true);
             }
-            m[away].compare_exchange(0, KEY | PENDING, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            m[away]
+                .compare_exchange(0, KEY | PENDING, Ordering::SeqCst, Ordering::Relaxed)
+                .unwrap();
             m[home].compare_exchange(KEY, 0, Ordering::SeqCst, Ordering::Relaxed).unwrap();
             if !count_first {
                 count(&m, true);
             }
-            m[away].compare_exchange(KEY | PENDING, KEY, Ordering::SeqCst, Ordering::Relaxed).unwrap();
+            m[away]
+                .compare_exchange(KEY | PENDING, KEY, Ordering::SeqCst, Ordering::Relaxed)
+                .unwrap();
         });
         let o = words.clone();
         let other = thread::spawn(move || {

@@ -29,7 +29,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = Path::new("/dev/shm").join(format!("shmcache-test-{name}-{}", std::process::id()));
+        let dir =
+            Path::new("/dev/shm").join(format!("shmcache-test-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -56,15 +57,22 @@ fn child_main() {
     let parts: Vec<&str> = spec.split(' ').collect();
     match parts[0] {
         "race" => {
-            let (path, id, start): (&str, &str, u128) = (parts[1], parts[2], parts[3].parse().unwrap());
+            let (path, id, start): (&str, &str, u128) =
+                (parts[1], parts[2], parts[3].parse().unwrap());
             while now_micros() < start {
                 std::hint::spin_loop();
             }
-            let (region, how) = named::open(Path::new(path), &small(), &NamedOptions::default()).unwrap();
+            let (region, how) =
+                named::open(Path::new(path), &small(), &NamedOptions::default()).unwrap();
             let cache = Cache::over(region);
-            assert!(cache.set(&Namespace::root(), format!("by-{id}").as_bytes(), STR, id.as_bytes(), 0).unwrap());
+            assert!(cache
+                .set(&Namespace::root(), format!("by-{id}").as_bytes(), STR, id.as_bytes(), 0)
+                .unwrap());
             let ino = std::fs::metadata(path).unwrap().ino();
-            println!("opened {} {ino}", if how == Opened::Created { "created" } else { "attached" });
+            println!(
+                "opened {} {ino}",
+                if how == Opened::Created { "created" } else { "attached" }
+            );
         }
         "create" => {
             let config = Config { values_memory_size: 64 << 20, ..small() };
@@ -95,26 +103,47 @@ fn unrelated_processes_racing_to_create_end_with_exactly_one_region() {
         let path = scratch.0.join(format!("r{round}"));
         let start = now_micros() + 150_000;
         let children: Vec<_> = (0..PROCESSES)
-            .map(|id| child(&format!("race {} {id} {start}", path.display())).stdout(Stdio::piped()).spawn().unwrap())
+            .map(|id| {
+                child(&format!("race {} {id} {start}", path.display()))
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
             .collect();
         let mut created = 0;
         let mut inodes = std::collections::HashSet::new();
         for c in children {
             let out = c.wait_with_output().unwrap();
-            assert!(out.status.success(), "round {round}: a child failed: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "round {round}: a child failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let text = String::from_utf8_lossy(&out.stdout);
-            let line = text.lines().find(|l| l.starts_with("opened ")).unwrap_or_else(|| panic!("round {round}: no result in {text:?}"));
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("opened "))
+                .unwrap_or_else(|| panic!("round {round}: no result in {text:?}"));
             let fields: Vec<&str> = line.split(' ').collect();
             created += usize::from(fields[1] == "created");
             inodes.insert(fields[2].to_string());
         }
         assert_eq!(created, 1, "round {round}: {created} processes created the region");
-        assert_eq!(inodes.len(), 1, "round {round}: the processes mapped {} different files", inodes.len());
+        assert_eq!(
+            inodes.len(),
+            1,
+            "round {round}: the processes mapped {} different files",
+            inodes.len()
+        );
         let (region, how) = named::open(&path, &small(), &NamedOptions::default()).unwrap();
         assert_eq!(how, Opened::Attached);
         let cache = Cache::over(region);
         for id in 0..PROCESSES {
-            assert_eq!(read(&cache, &format!("by-{id}")), Some(id.to_string().into_bytes()), "round {round}");
+            assert_eq!(
+                read(&cache, &format!("by-{id}")),
+                Some(id.to_string().into_bytes()),
+                "round {round}"
+            );
         }
         drop(cache);
         std::fs::remove_file(&path).unwrap();
@@ -131,7 +160,8 @@ fn creators_killed_at_random_points_leave_nothing_half_built() {
     let mut seed = std::process::id() as u64 | 1;
     for round in 0..40 {
         let _ = std::fs::remove_file(&path);
-        let mut c = child(&format!("create {}", path.display())).stdout(Stdio::piped()).spawn().unwrap();
+        let mut c =
+            child(&format!("create {}", path.display())).stdout(Stdio::piped()).spawn().unwrap();
         // xorshift: a delay of 0-40 ms, across the creation of a 64 MiB region.
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -151,14 +181,26 @@ fn creators_killed_at_random_points_leave_nothing_half_built() {
         assert_eq!(read(&cache, "k"), Some(b"v".to_vec()));
         drop(cache);
         // Temporaries of dead creators are gone once someone created a region.
-        let leftovers: Vec<_> = std::fs::read_dir(&scratch.0).unwrap().flatten().map(|e| e.file_name()).filter(|n| n != "region").collect();
-        assert!(leftovers.is_empty() || std::fs::metadata(&path).is_ok(), "round {round}: {leftovers:?}");
+        let leftovers: Vec<_> = std::fs::read_dir(&scratch.0)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n != "region")
+            .collect();
+        assert!(
+            leftovers.is_empty() || std::fs::metadata(&path).is_ok(),
+            "round {round}: {leftovers:?}"
+        );
     }
-    assert!(killed_before_done > 0, "no creator was killed before it finished: the test did not test anything");
+    assert!(
+        killed_before_done > 0,
+        "no creator was killed before it finished: the test did not test anything"
+    );
     // A last creation sweeps every abandoned temporary.
     std::fs::remove_file(&path).unwrap();
     drop(named::open(&path, &small(), &NamedOptions::default()).unwrap());
-    let names: Vec<_> = std::fs::read_dir(&scratch.0).unwrap().flatten().map(|e| e.file_name()).collect();
+    let names: Vec<_> =
+        std::fs::read_dir(&scratch.0).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("region")]);
 }
 
@@ -180,7 +222,10 @@ fn a_file_that_does_not_fit_is_replaced_never_read() {
     let first = ino(&path);
     let insist = NamedOptions { insist_on_sizes: true, ..Default::default() };
     let (region, how) = named::open(&path, &bigger, &insist).unwrap();
-    assert!(matches!(&how, Opened::Replaced(why) if why.contains("values_memory_size=1048576")), "{how:?}");
+    assert!(
+        matches!(&how, Opened::Replaced(why) if why.contains("values_memory_size=1048576")),
+        "{how:?}"
+    );
     assert_eq!(region.config(), bigger);
     assert_ne!(ino(&path), first);
     let new = Cache::over(region);
@@ -211,7 +256,10 @@ fn a_file_that_does_not_fit_is_replaced_never_read() {
         std::fs::write(&path, &junk).unwrap();
         match named::open(&path, &small(), &NamedOptions::default()) {
             Err(Error::RegionFile(m)) => assert!(m.contains("is not a shmcache region"), "{m}"),
-            other => panic!("a file that is no region was used or replaced: {:?}", other.map(|(_, how)| how)),
+            other => panic!(
+                "a file that is no region was used or replaced: {:?}",
+                other.map(|(_, how)| how)
+            ),
         }
         assert_eq!(std::fs::read(&path).unwrap(), junk);
     }
@@ -225,13 +273,18 @@ fn files_others_could_open_are_refused() {
     assert_eq!(std::fs::metadata(&path).unwrap().mode() & 0o777, 0o600);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o606)).unwrap();
     match named::open(&path, &small(), &NamedOptions::default()) {
-        Err(Error::RegionFile(m)) => assert!(m.contains("other users can open") && m.contains(path.to_str().unwrap()), "{m}"),
+        Err(Error::RegionFile(m)) => {
+            assert!(m.contains("other users can open") && m.contains(path.to_str().unwrap()), "{m}")
+        }
         other => panic!("a world-readable region was not refused: {:?}", other.map(|(_, how)| how)),
     }
     // Not a regular file.
     std::fs::remove_file(&path).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &path).unwrap();
-    assert!(matches!(named::open(&path, &small(), &NamedOptions::default()), Err(Error::RegionFile(_))));
+    assert!(matches!(
+        named::open(&path, &small(), &NamedOptions::default()),
+        Err(Error::RegionFile(_))
+    ));
 }
 
 #[test]
@@ -255,7 +308,11 @@ fn a_full_tmpfs_is_a_clear_error_not_a_sigbus() {
     let scratch = Scratch::new("full");
     let mount_point = scratch.0.join("mnt");
     std::fs::create_dir(&mount_point).unwrap();
-    let status = Command::new("mount").args(["-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs"]).arg(&mount_point).status().unwrap();
+    let status = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs"])
+        .arg(&mount_point)
+        .status()
+        .unwrap();
     assert!(status.success(), "mount of a test tmpfs failed");
     struct Unmount(PathBuf);
     impl Drop for Unmount {
@@ -270,12 +327,25 @@ fn a_full_tmpfs_is_a_clear_error_not_a_sigbus() {
     let config = Config { values_memory_size: 2 << 20, ..small() };
     match named::open(&path, &config, &NamedOptions::default()) {
         Err(Error::RegionFile(m)) => {
-            assert!(m.contains("cannot reserve") && m.contains(mount_point.to_str().unwrap()) && m.contains("bytes free"), "{m}");
+            assert!(
+                m.contains("cannot reserve")
+                    && m.contains(mount_point.to_str().unwrap())
+                    && m.contains("bytes free"),
+                "{m}"
+            );
         }
-        other => panic!("a region larger than the free space was created: {:?}", other.map(|(_, how)| how)),
+        other => panic!(
+            "a region larger than the free space was created: {:?}",
+            other.map(|(_, how)| how)
+        ),
     }
-    let names: Vec<_> = std::fs::read_dir(&mount_point).unwrap().flatten().map(|e| e.file_name()).collect();
-    assert_eq!(names, vec![std::ffi::OsString::from("other")], "the failed creation left files behind");
+    let names: Vec<_> =
+        std::fs::read_dir(&mount_point).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(
+        names,
+        vec![std::ffi::OsString::from("other")],
+        "the failed creation left files behind"
+    );
     // A region that fits is created and usable in the same process.
     let (region, how) = named::open(&path, &small(), &NamedOptions::default()).unwrap();
     assert_eq!(how, Opened::Created);

@@ -8,7 +8,12 @@ const STR: ValueKind = ValueKind(6);
 
 #[test]
 fn one_namespace_flushed_100k_times_leaves_another_hitting() {
-    let c = Cache::create(&Config { keys_memory_size: 1 << 20, values_memory_size: 8 << 20, compress_threshold: 0 }).unwrap();
+    let c = Cache::create(&Config {
+        keys_memory_size: 1 << 20,
+        values_memory_size: 8 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
     let stable = Namespace::new(b"site-a:options").unwrap();
     let busy = Namespace::new(b"site-b:counts").unwrap();
     for i in 0..200 {
@@ -20,14 +25,24 @@ fn one_namespace_flushed_100k_times_leaves_another_hitting() {
         if round % 1000 == 0 {
             assert!(c.set(&busy, b"n", STR, &round.to_le_bytes(), 0).unwrap());
             for i in 0..200 {
-                assert!(c.get(&stable, format!("k{i}").as_bytes(), &mut out).unwrap().is_some(), "round {round}: k{i} of the stable namespace missed");
+                assert!(
+                    c.get(&stable, format!("k{i}").as_bytes(), &mut out).unwrap().is_some(),
+                    "round {round}: k{i} of the stable namespace missed"
+                );
             }
         }
     }
     let stats = c.stats();
     assert_eq!(stats.namespace_flushes, 100_000);
-    assert!(stats.namespaces_used <= 2, "{} namespace words for two namespaces", stats.namespaces_used);
-    assert!(c.get(&busy, b"n", &mut out).unwrap().is_none(), "the busy namespace's key survived its own flush");
+    assert!(
+        stats.namespaces_used <= 2,
+        "{} namespace words for two namespaces",
+        stats.namespaces_used
+    );
+    assert!(
+        c.get(&busy, b"n", &mut out).unwrap().is_none(),
+        "the busy namespace's key survived its own flush"
+    );
 }
 
 /// Sites that flush all day create namespaces all day (a WordPress site flush retires every
@@ -35,8 +50,14 @@ fn one_namespace_flushed_100k_times_leaves_another_hitting() {
 /// keep their word in the table; the abandoned ones are the ones to evict.
 #[test]
 fn namespaces_in_use_survive_the_churn_of_abandoned_ones() {
-    let c = Cache::create(&Config { keys_memory_size: 4 << 20, values_memory_size: 32 << 20, compress_threshold: 0 }).unwrap();
-    let stable: Vec<Namespace> = (0..64).map(|i| Namespace::new(format!("site-a|1|group{i}").as_bytes()).unwrap()).collect();
+    let c = Cache::create(&Config {
+        keys_memory_size: 4 << 20,
+        values_memory_size: 32 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
+    let stable: Vec<Namespace> =
+        (0..64).map(|i| Namespace::new(format!("site-a|1|group{i}").as_bytes()).unwrap()).collect();
     for ns in &stable {
         assert!(c.set(ns, b"k", STR, b"live", 0).unwrap());
     }

@@ -33,7 +33,10 @@ fn the_ring_is_reached_only_through_its_view() {
         "the ring's pointer must be taken once, in Cache::over, to build the RingView: {uses:?}"
     );
     let cache_rs = &sources.iter().find(|(p, _)| p.ends_with("src/engine/cache.rs")).unwrap().1;
-    assert!(cache_rs.contains("RingView::new(region.ring_ptr()"), "Cache::over builds the view from the ring's pointer");
+    assert!(
+        cache_rs.contains("RingView::new(region.ring_ptr()"),
+        "Cache::over builds the view from the ring's pointer"
+    );
     for (path, text) in &sources {
         for banned in ["hash_in_place", "ring.add(", "ring.wrapping_add("] {
             assert!(!text.contains(banned), "{path} reads ring memory in place ({banned})");

@@ -20,7 +20,12 @@ const KIND: ValueKind = ValueKind(6);
 
 /// 16 buckets (112 slots) and a 64 KiB ring: few keys and short laps.
 fn small_cache() -> Cache {
-    Cache::create(&Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 0 }).unwrap()
+    Cache::create(&Config {
+        keys_memory_size: 1024,
+        values_memory_size: 64 << 10,
+        compress_threshold: 0,
+    })
+    .unwrap()
 }
 
 fn capacity(cache: &Cache) -> u64 {
@@ -103,7 +108,12 @@ fn a_deleted_value_does_not_come_back_when_an_old_slot_word_aliases() {
     assert_eq!(out, b"v3");
     assert!(cache.delete(&ns, key).unwrap());
     let found = cache.get(&ns, key, &mut out).unwrap();
-    assert_eq!(found, None, "a deleted key was found again, value {:?}", String::from_utf8_lossy(&out));
+    assert_eq!(
+        found,
+        None,
+        "a deleted key was found again, value {:?}",
+        String::from_utf8_lossy(&out)
+    );
     assert!(!cache.exists(&ns, key).unwrap());
 }
 
@@ -125,7 +135,11 @@ fn a_dead_slot_word_is_no_validation_failure_when_its_offset_aliases() {
     let mut out = Vec::new();
     assert_eq!(cache.get(&ns, key, &mut out).unwrap(), None);
     assert!(!cache.exists(&ns, key).unwrap());
-    assert_eq!(cache.stats().validation_failures - before, 0, "a dead slot was counted as a damaged entry");
+    assert_eq!(
+        cache.stats().validation_failures - before,
+        0,
+        "a dead slot was counted as a damaged entry"
+    );
     // And the key can be stored again, in one slot.
     assert!(cache.add(&ns, key, KIND, b"v2", 0).unwrap());
     assert_eq!(cache.get(&ns, key, &mut out).unwrap(), Some(KIND));
@@ -154,7 +168,11 @@ fn live_entries_read_back_across_the_stored_offsets_wrap() {
     assert!(cache.fuzz_tail() > ALIAS + 4096, "the writes crossed 2^46");
     assert_eq!(cache.stats().recycles, 1, "a lap started");
     let mut out = Vec::new();
-    assert_eq!(cache.get(&ns, &keys[0], &mut out).unwrap(), Some(KIND), "the first slot's key survived the sweep");
+    assert_eq!(
+        cache.get(&ns, &keys[0], &mut out).unwrap(),
+        Some(KIND),
+        "the first slot's key survived the sweep"
+    );
     let mut found = 0;
     for (i, k) in keys.iter().enumerate() {
         // 100 keys for 112 slots: a few are evicted by inserts that found both buckets full.

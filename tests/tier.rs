@@ -37,7 +37,12 @@ impl Redis {
         std::fs::create_dir_all(&dir).unwrap();
         let rdb = dir.join(format!("{name}.rdb"));
         let _ = std::fs::remove_file(&rdb);
-        let mut r = Redis { child: None, socket: dir.join(format!("{name}.sock")), tcp: None, rdb: Some(rdb) };
+        let mut r = Redis {
+            child: None,
+            socket: dir.join(format!("{name}.sock")),
+            tcp: None,
+            rdb: Some(rdb),
+        };
         r.restart();
         r
     }
@@ -47,7 +52,8 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: Some((address.to_string(), port)), rdb: None };
+        let mut r =
+            Redis { child: None, socket, tcp: Some((address.to_string(), port)), rdb: None };
         r.restart();
         r
     }
@@ -62,13 +68,22 @@ impl Redis {
         let mut command = Command::new(server_binary());
         command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
         if let Some(rdb) = &self.rdb {
-            command.arg("--dir").arg(rdb.parent().unwrap()).arg("--dbfilename").arg(rdb.file_name().unwrap());
+            command
+                .arg("--dir")
+                .arg(rdb.parent().unwrap())
+                .arg("--dbfilename")
+                .arg(rdb.file_name().unwrap());
         }
         if server_major() >= 7 {
             // (Before 7.0 DEBUG is always allowed, and the option does not exist.)
             command.args(["--enable-debug-command", "local"]);
         }
-        let child = command.arg("--unixsocket").arg(&self.socket).stdout(Stdio::null()).spawn().expect("the Redis server binary");
+        let child = command
+            .arg("--unixsocket")
+            .arg(&self.socket)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("the Redis server binary");
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
@@ -109,10 +124,20 @@ fn server_binary() -> String {
 fn server_major() -> u32 {
     static MAJOR: OnceLock<u32> = OnceLock::new();
     *MAJOR.get_or_init(|| {
-        let out = Command::new(server_binary()).arg("--version").output().expect("the Redis server binary");
+        let out = Command::new(server_binary())
+            .arg("--version")
+            .output()
+            .expect("the Redis server binary");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let version = text.split_whitespace().find_map(|w| w.strip_prefix("v=")).unwrap_or_else(|| panic!("no version in {text:?}"));
-        version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("no version in {text:?}"))
+        let version = text
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("v="))
+            .unwrap_or_else(|| panic!("no version in {text:?}"));
+        version
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("no version in {text:?}"))
     })
 }
 
@@ -137,7 +162,14 @@ fn command(socket: &Path, args: &[&str]) -> String {
 }
 
 fn region() -> Arc<Cache> {
-    Arc::new(Cache::create(&Config { keys_memory_size: 1 << 20, values_memory_size: 4 << 20, compress_threshold: 0 }).unwrap())
+    Arc::new(
+        Cache::create(&Config {
+            keys_memory_size: 1 << 20,
+            values_memory_size: 4 << 20,
+            compress_threshold: 0,
+        })
+        .unwrap(),
+    )
 }
 
 fn tier(redis: &Redis) -> Tier {
@@ -329,7 +361,14 @@ fn a_connection_survives_a_slow_redis_by_giving_up_within_the_timeout() {
 fn the_stream_positions_outlive_the_rings_recycling_and_a_flush_of_the_region() {
     let redis = Redis::start("positions");
     // A small ring that many writes lap again and again.
-    let b = Arc::new(Cache::create(&Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 }).unwrap());
+    let b = Arc::new(
+        Cache::create(&Config {
+            keys_memory_size: 1 << 16,
+            values_memory_size: 256 << 10,
+            compress_threshold: 0,
+        })
+        .unwrap(),
+    );
     let mut ta = tier(&redis);
     let a = region();
     let mut tb = tier(&redis);
@@ -349,7 +388,10 @@ fn the_stream_positions_outlive_the_rings_recycling_and_a_flush_of_the_region() 
     b.flush_all();
     assert!(request_set(&mut ta, &a, b"k", b"v3"));
     assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"v3"[..]));
-    assert_eq!(tb.counters.near_flushes, resets, "a flush of the region must not cost a full reset");
+    assert_eq!(
+        tb.counters.near_flushes, resets,
+        "a flush of the region must not cost a full reset"
+    );
 }
 
 #[test]
@@ -383,7 +425,11 @@ fn a_stale_fill_is_never_readable_while_its_recheck_is_pending() {
     // Now the slow fill has taken its slot and waits before its re-check.
     std::thread::sleep(Duration::from_millis(1200));
     let mut tc = tier(&redis);
-    assert_eq!(request_get(&mut tc, &b, b"post").as_deref(), Some(&b"new"[..]), "a pending fill was read");
+    assert_eq!(
+        request_get(&mut tc, &b, b"post").as_deref(),
+        Some(&b"new"[..]),
+        "a pending fill was read"
+    );
     let (value, dropped) = slow_reader.join().unwrap();
     assert_eq!(value.as_deref(), Some(&b"old"[..]), "the slow request began before the write");
     assert_eq!(dropped, 1);
@@ -453,14 +499,27 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     assert!(redis.cli(&["SET", "probe", "1"]).starts_with("OOM"), "Redis is not out of memory");
 
     let hits = tb.counters.near_hits;
-    assert_eq!(request_get(&mut tb, &b, b"near").as_deref(), Some(&b"v1"[..]), "{:?}", tb.take_warning());
+    assert_eq!(
+        request_get(&mut tb, &b, b"near").as_deref(),
+        Some(&b"v1"[..]),
+        "{:?}",
+        tb.take_warning()
+    );
     assert_eq!(tb.counters.near_hits, hits + 1, "the near copy is trusted");
-    assert_eq!(get(&mut tb, &b, &root, b"far").as_deref(), Some(&b"v1"[..]), "a near miss reads Redis");
+    assert_eq!(
+        get(&mut tb, &b, &root, b"far").as_deref(),
+        Some(&b"v1"[..]),
+        "a near miss reads Redis"
+    );
     assert!(!tb.store(&b, &root, b"near", STRING, b"v2", 0, WriteMode::Set));
     assert!(tb.take_warning().unwrap().contains("refused a write"));
     let errors = tb.counters.redis_errors;
     assert_eq!(tb.incr(&b, &root, b"count", 1), None);
-    assert_eq!(tb.counters.redis_errors, errors + 1, "a refused incr is Redis' error, not a missing key");
+    assert_eq!(
+        tb.counters.redis_errors,
+        errors + 1,
+        "a refused incr is Redis' error, not a missing key"
+    );
     // A refused write changed nothing: the request still reads near.
     assert_eq!(get(&mut tb, &b, &root, b"near").as_deref(), Some(&b"v1"[..]));
     assert_eq!(tb.counters.near_hits, hits + 2);
@@ -470,8 +529,20 @@ fn at_maxmemory_under_noeviction_reads_go_on_and_writes_return_false() {
     assert_eq!(get(&mut ta, &a, &root, b"gone"), None);
     // A worker that connects only now syncs too.
     let mut tc = tier(&redis);
-    assert_eq!(request_get(&mut tc, &b, b"far").as_deref(), Some(&b"v1"[..]), "{:?}", tc.take_warning());
-    assert_eq!([ta.counters.untrusted_requests, tb.counters.untrusted_requests, tc.counters.untrusted_requests], [0, 0, 0]);
+    assert_eq!(
+        request_get(&mut tc, &b, b"far").as_deref(),
+        Some(&b"v1"[..]),
+        "{:?}",
+        tc.take_warning()
+    );
+    assert_eq!(
+        [
+            ta.counters.untrusted_requests,
+            tb.counters.untrusted_requests,
+            tc.counters.untrusted_requests
+        ],
+        [0, 0, 0]
+    );
 
     assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "0"]), "OK");
     assert!(request_set(&mut tb, &b, b"near", b"v2"));
@@ -489,7 +560,10 @@ fn a_near_copy_never_outlives_redis_copy() {
     let slow = TierConfig { test_fill_delay: Duration::from_millis(1100), ..redis.config() };
     let (mut ta, mut tb) = (Tier::new(slow.clone()).unwrap(), Tier::new(slow).unwrap());
     let root = Namespace::root();
-    let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let now_ms = || {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
+            as u64
+    };
     let now_s = || now_ms() / 1000;
     // No earlier than the key's expiry in Redis (PEXPIRETIME is Redis 7's: the remaining TTL
     // counted from before it was asked is a lower bound of it, on this one machine's clock).
@@ -533,13 +607,25 @@ fn ttl_is_redis_remaining_time_and_a_replace_given_it_keeps_the_expiry() {
     assert!(ta.store(&a, &root, b"short", STRING, b"5", 3, WriteMode::Set));
     tb.begin_request();
     assert_eq!(tb.ttl(&b, &root, b"forever"), Some(0));
-    assert!(matches!(tb.ttl(&b, &root, b"minute"), Some(58..=60)), "{:?}", tb.ttl(&b, &root, b"minute"));
+    assert!(
+        matches!(tb.ttl(&b, &root, b"minute"), Some(58..=60)),
+        "{:?}",
+        tb.ttl(&b, &root, b"minute")
+    );
     assert_eq!(tb.ttl(&b, &root, b"absent"), None);
     redis.cli(&["PEXPIRE", "shmcache:d:0:0:0:minute", "400"]);
     assert_eq!(tb.ttl(&b, &root, b"minute"), Some(1), "under a second left is 1, not 0 (never)");
 
     let left = tb.ttl(&b, &root, b"short").unwrap();
-    assert!(tb.store(&b, &root, b"short", ValueKind::INT, &6i64.to_le_bytes(), left, WriteMode::Replace));
+    assert!(tb.store(
+        &b,
+        &root,
+        b"short",
+        ValueKind::INT,
+        &6i64.to_le_bytes(),
+        left,
+        WriteMode::Replace
+    ));
     let pttl: i64 = redis.cli(&["PTTL", "shmcache:d:0:0:0:short"]).parse().unwrap();
     assert!((1..=3000).contains(&pttl), "the replace kept the expiry: {pttl} ms left");
     assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
@@ -555,19 +641,32 @@ fn incr_wraps_around_past_2_pow_63_as_the_local_engine_does() {
     let local = region();
     let root = Namespace::root();
     let (max, min) = (i64::MAX, i64::MIN);
-    let cases = [(max, 1), (max, max), (min, -1), (min, min), (-1, min), (max - 5, 3), (5, -3), (-2, max)];
+    let cases =
+        [(max, 1), (max, max), (min, -1), (min, min), (-1, min), (max - 5, 3), (5, -3), (-2, max)];
     for (i, (start, delta)) in cases.into_iter().enumerate() {
         let key = format!("n{i}");
         local.set(&root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 0).unwrap();
         let engine = local.incr(&root, key.as_bytes(), delta).unwrap();
         assert_eq!(engine, Some(start.wrapping_add(delta)), "the engine wraps");
         ta.begin_request();
-        assert!(ta.store(&a, &root, key.as_bytes(), ValueKind::INT, &start.to_le_bytes(), 60, WriteMode::Set));
+        assert!(ta.store(
+            &a,
+            &root,
+            key.as_bytes(),
+            ValueKind::INT,
+            &start.to_le_bytes(),
+            60,
+            WriteMode::Set
+        ));
         assert_eq!(ta.incr(&a, &root, key.as_bytes(), delta), engine, "{start} + {delta}");
         tb.begin_request();
         let mut out = Vec::new();
         assert_eq!(tb.get(&b, &root, key.as_bytes(), &mut out), Some(ValueKind::INT));
-        assert_eq!(Some(i64::from_le_bytes(out.try_into().unwrap())), engine, "the other server reads it");
+        assert_eq!(
+            Some(i64::from_le_bytes(out.try_into().unwrap())),
+            engine,
+            "the other server reads it"
+        );
         let ttl: i64 = redis.cli(&["PTTL", &format!("shmcache:d:0:0:0:{key}")]).parse().unwrap();
         assert!(ttl > 0, "the wrap kept the TTL");
     }
@@ -601,7 +700,12 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     sleeper.join().unwrap();
     let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
     assert!(request_set(&mut ta, &a, b"post", b"p2"));
-    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"p2"[..]), "{:?}", tb.take_warning());
+    assert_eq!(
+        request_get(&mut tb, &b, b"post").as_deref(),
+        Some(&b"p2"[..]),
+        "{:?}",
+        tb.take_warning()
+    );
     assert_eq!(get(&mut tb, &b, &root, b"other").as_deref(), Some(&b"o1"[..]));
     assert_eq!(tb.counters.redis_errors, errors);
     // On a new connection: a connect, the sync, two near misses.
@@ -616,8 +720,16 @@ fn a_late_reply_to_a_get_or_a_set_is_never_read_as_the_next_calls() {
     sleeper.join().unwrap();
     let (errors, trips) = (tb.counters.redis_errors, tb.counters.round_trips);
     tb.begin_request();
-    assert!(tb.store(&b, &root, b"other", STRING, b"o2", 0, WriteMode::Set), "{:?}", tb.take_warning());
-    assert_eq!(get(&mut tb, &b, &root, b"post").as_deref(), Some(&b"p3"[..]), "the timed-out set did happen");
+    assert!(
+        tb.store(&b, &root, b"other", STRING, b"o2", 0, WriteMode::Set),
+        "{:?}",
+        tb.take_warning()
+    );
+    assert_eq!(
+        get(&mut tb, &b, &root, b"post").as_deref(),
+        Some(&b"p3"[..]),
+        "the timed-out set did happen"
+    );
     // A connect, the sync (which deleted the near p2: the set ran late), the set, the get.
     assert_eq!(tb.counters.round_trips, trips + 4, "the connection that timed out was kept");
     assert_eq!(request_get(&mut ta, &a, b"other").as_deref(), Some(&b"o2"[..]));
@@ -650,7 +762,10 @@ fn tcp_addresses_connect_and_a_slow_host_name_resolution_fails_within_the_connec
     t.begin_request();
     assert!(!t.trusted(&c));
     let warning = t.take_warning().unwrap();
-    assert!(warning.contains("resolving localhost took longer than the connect timeout"), "{warning}");
+    assert!(
+        warning.contains("resolving localhost took longer than the connect timeout"),
+        "{warning}"
+    );
     let mut other = Tier::new(stuck).unwrap();
     other.begin_request();
     assert!(!other.trusted(&c));
@@ -663,7 +778,10 @@ fn a_long_request_catches_up_with_other_servers_writes_after_the_resync_interval
     let redis = Redis::start("resync");
     let (a, b) = (region(), region());
     let mut ta = tier(&redis);
-    let config = |interval_ms| TierConfig { resync_interval: Duration::from_millis(interval_ms), ..redis.config() };
+    let config = |interval_ms| TierConfig {
+        resync_interval: Duration::from_millis(interval_ms),
+        ..redis.config()
+    };
     let mut long = Tier::new(config(300)).unwrap();
     let mut once = Tier::new(config(0)).unwrap();
     let (b2, root) = (region(), Namespace::root());
@@ -740,7 +858,10 @@ fn a_write_whose_writer_died_before_updating_its_servers_copy_is_applied_there()
         .arg("0")
         .invoke(&mut connection)
         .unwrap();
-    assert!(matches!(reply, redis::Value::Array(ref v) if v.first() == Some(&redis::Value::Int(1))), "{reply:?}");
+    assert!(
+        matches!(reply, redis::Value::Array(ref v) if v.first() == Some(&redis::Value::Int(1))),
+        "{reply:?}"
+    );
 
     assert_eq!(request_get(&mut ta, &a, b"post").as_deref(), Some(&b"v2"[..]));
 }
@@ -763,11 +884,23 @@ fn a_server_whose_position_was_trimmed_from_the_stream_empties_its_near_copy() {
     let resets = tb.counters.near_flushes;
     assert!(request_set(&mut ta, &a, b"post", b"v2"));
     for i in 0..1000 {
-        assert!(ta.store(&a, &root, format!("other{i}").as_bytes(), STRING, b"x", 0, WriteMode::Set));
+        assert!(ta.store(
+            &a,
+            &root,
+            format!("other{i}").as_bytes(),
+            STRING,
+            b"x",
+            0,
+            WriteMode::Set
+        ));
     }
     let length: u64 = redis.cli(&["XLEN", "shmcache:inval"]).parse().unwrap();
     assert!(length < 1000, "the stream was not trimmed ({length} entries)");
-    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "an invalidation that was trimmed away was missed");
+    assert_eq!(
+        request_get(&mut tb, &b, b"post").as_deref(),
+        Some(&b"v2"[..]),
+        "an invalidation that was trimmed away was missed"
+    );
     assert_eq!(tb.counters.near_flushes, resets + 1);
     // From its new position it applies the entries one by one again.
     assert!(request_set(&mut ta, &a, b"post", b"v3"));
@@ -787,19 +920,34 @@ fn a_server_whose_position_went_with_a_removed_stream_empties_its_near_copy() {
     assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v1"[..]));
     assert!(request_set(&mut ta, &a, b"post", b"v2"));
     assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
-    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v2"[..]), "the stream is gone");
+    assert_eq!(
+        request_get(&mut tb, &b, b"post").as_deref(),
+        Some(&b"v2"[..]),
+        "the stream is gone"
+    );
 
     assert!(request_set(&mut ta, &a, b"post", b"v3"));
     assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
     assert!(request_set(&mut ta, &a, b"other", b"o"));
-    assert_eq!(request_get(&mut tb, &b, b"post").as_deref(), Some(&b"v3"[..]), "the stream was made again");
+    assert_eq!(
+        request_get(&mut tb, &b, b"post").as_deref(),
+        Some(&b"v3"[..]),
+        "the stream was made again"
+    );
     assert_eq!([ta.counters.redis_errors, tb.counters.redis_errors], [0, 0]);
 }
 
 /// The stream ids of the last `n` entries, newest first.
 fn last_ids(redis: &Redis, n: usize) -> Vec<String> {
     let mut connection = connect(&redis.socket);
-    let reply: redis::Value = redis::cmd("XREVRANGE").arg("shmcache:inval").arg("+").arg("-").arg("COUNT").arg(n).query(&mut connection).unwrap();
+    let reply: redis::Value = redis::cmd("XREVRANGE")
+        .arg("shmcache:inval")
+        .arg("+")
+        .arg("-")
+        .arg("COUNT")
+        .arg(n)
+        .query(&mut connection)
+        .unwrap();
     let redis::Value::Array(entries) = reply else { panic!("{reply:?}") };
     entries
         .iter()
@@ -824,9 +972,15 @@ fn ids_past_65535_in_one_millisecond_never_skip_another_servers_invalidation() {
     assert!(request_set(&mut tb, &b, b"k2", b"v1"));
     assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v1"[..]));
     // Redis' last id one hour ahead, at sequence 65,534: the next ids are <ms>-65535, -65536...
-    let ahead = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64 + 3_600_000;
+    let ahead =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
+            as u64
+            + 3_600_000;
     let id = format!("{ahead}-65534");
-    assert_eq!(redis.cli(&["XADD", "shmcache:inval", &id, "t", "k", "n", "", "k", "unrelated"]), id);
+    assert_eq!(
+        redis.cli(&["XADD", "shmcache:inval", &id, "t", "k", "n", "", "k", "unrelated"]),
+        id
+    );
     writer.begin_request();
     assert!(get(&mut writer, &a, &Namespace::root(), b"unrelated").is_none());
     assert!(request_set(&mut tb, &b, b"k2", b"v2"));
@@ -854,8 +1008,14 @@ fn a_note_never_skips_another_keys_entry_at_the_same_id() {
     let ids = last_ids(&redis, 2);
     let (writers, applied) = (&ids[0], &ids[1]);
     assert_eq!(redis.cli(&["DEL", "shmcache:inval"]), "1");
-    assert_eq!(redis.cli(&["XADD", "shmcache:inval", applied, "t", "k", "n", "", "k", "k2"]), *applied);
-    assert_eq!(redis.cli(&["XADD", "shmcache:inval", writers, "t", "k", "n", "", "k", "k2"]), *writers);
+    assert_eq!(
+        redis.cli(&["XADD", "shmcache:inval", applied, "t", "k", "n", "", "k", "k2"]),
+        *applied
+    );
+    assert_eq!(
+        redis.cli(&["XADD", "shmcache:inval", writers, "t", "k", "n", "", "k", "k2"]),
+        *writers
+    );
     assert_eq!(redis.cli(&["SET", "shmcache:d:0:0:0:k2", "\u{6}v2"]), "OK");
     assert_eq!(request_get(&mut reader, &a, b"k2").as_deref(), Some(&b"v2"[..]));
 }
@@ -869,7 +1029,9 @@ fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
     let redis = Redis::start("mark-resync");
     let a = region();
     let root = Namespace::root();
-    let mut long = Tier::new(TierConfig { resync_interval: Duration::from_millis(20), ..redis.config() }).unwrap();
+    let mut long =
+        Tier::new(TierConfig { resync_interval: Duration::from_millis(20), ..redis.config() })
+            .unwrap();
     long.begin_request();
     assert_eq!(get(&mut long, &a, &root, b"k"), None);
     // The request has run past the lease since it (or the PHP side, at its start) marked the
@@ -879,17 +1041,24 @@ fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
     // Its next call is past the resync interval: it syncs again, and renews the mark.
     assert_eq!(get(&mut long, &a, &root, b"k"), None);
     assert!(
-        matches!(mark::enter_alone(&a, mark::unix_now(), mark::LEASE_SECONDS), Alone::Tiered { .. }),
+        matches!(
+            mark::enter_alone(&a, mark::unix_now(), mark::LEASE_SECONDS),
+            Alone::Tiered { .. }
+        ),
         "a process without the tier must stay out of a region a running tiered request uses"
     );
     // With the resync interval off (once per request), the request still renews the mark
     // while it runs: its window of trust is cut at the renewal period.
     let b = region();
-    let mut once = Tier::new(TierConfig { resync_interval: Duration::ZERO, ..redis.config() }).unwrap();
+    let mut once =
+        Tier::new(TierConfig { resync_interval: Duration::ZERO, ..redis.config() }).unwrap();
     once.begin_request();
     assert!(once.trusted(&b));
     let until = once.trusted_until().expect("trusted");
-    assert!(until < Duration::MAX, "a request with the resync interval off must come back to renew the mark");
+    assert!(
+        until < Duration::MAX,
+        "a request with the resync interval off must come back to renew the mark"
+    );
 }
 
 /// Issue 31, item 4: a near copy never outlives Redis' copy, even when the server's wall clock
@@ -936,7 +1105,10 @@ fn a_fill_read_from_a_redis_that_was_replaced_never_lands_after_the_reset() {
     let (a, b) = (region(), region());
     let (mut ta, mut tb) = (tier(&redis), tier(&redis));
     // The old Redis' stream is ahead of any clock: its ids continue from 9000000000000-0.
-    assert_eq!(redis.cli(&["XADD", "shmcache:inval", "9000000000000-0", "t", "k", "n", "", "k", "dummy"]), "9000000000000-0");
+    assert_eq!(
+        redis.cli(&["XADD", "shmcache:inval", "9000000000000-0", "t", "k", "n", "", "k", "dummy"]),
+        "9000000000000-0"
+    );
     assert!(request_set(&mut ta, &a, b"k", b"old"));
     assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"old"[..]));
     assert!(request_set(&mut ta, &a, b"unrelated", b"x"));
@@ -954,7 +1126,11 @@ fn a_fill_read_from_a_redis_that_was_replaced_never_lands_after_the_reset() {
     redis.restart();
     assert!(request_set(&mut ta, &a, b"k", b"new"));
     assert_eq!(request_get(&mut tb, &b, b"k").as_deref(), Some(&b"new"[..]));
-    assert_eq!(slow_reader.join().unwrap().as_deref(), Some(&b"old"[..]), "the slow request read before the switch");
+    assert_eq!(
+        slow_reader.join().unwrap().as_deref(),
+        Some(&b"old"[..]),
+        "the slow request read before the switch"
+    );
     // Requests on B after it: the new value, never the slow request's fill of the old one.
     let mut tc = tier(&redis);
     assert_eq!(request_get(&mut tc, &b, b"k").as_deref(), Some(&b"new"[..]));
@@ -977,7 +1153,15 @@ fn a_redis_restored_from_an_older_snapshot_empties_the_near_copy_of_every_server
     assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v2"[..]));
     // Killed, and started again from the snapshot: v1, and the stream as it was at the save.
     redis.restart();
-    assert_eq!(redis.cli(&["GET", "shmcache:d:0:0:0:ks"]), "\u{6}v1", "(a string: its kind byte, then its bytes)");
+    assert_eq!(
+        redis.cli(&["GET", "shmcache:d:0:0:0:ks"]),
+        "\u{6}v1",
+        "(a string: its kind byte, then its bytes)"
+    );
     assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v1"[..]));
-    assert_eq!(request_get(&mut ta, &a, b"ks").as_deref(), Some(&b"v1"[..]), "A served a write Redis lost");
+    assert_eq!(
+        request_get(&mut ta, &a, b"ks").as_deref(),
+        Some(&b"v1"[..]),
+        "A served a write Redis lost"
+    );
 }

@@ -15,13 +15,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shmcache::engine::{entry_value_hash, Cache, Config, Namespace, ValueKind, ENTRY_VALUE_HASH_RANGE};
+use shmcache::engine::{
+    entry_value_hash, Cache, Config, Namespace, ValueKind, ENTRY_VALUE_HASH_RANGE,
+};
 
 const HEADER: usize = 64;
 const KEY: &[u8] = b"victim";
 
 fuzz_target!(|data: &[u8]| {
-    let config = Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 64 };
+    let config =
+        Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 64 };
     let cache = Cache::create(&config).expect("create");
     let ns = Namespace::root();
     let original: Vec<u8> = (0..200u32).map(|i| (i * 7 % 251) as u8).collect();
@@ -68,7 +71,10 @@ fuzz_target!(|data: &[u8]| {
         let value_hash = entry_value_hash(&entry[HEADER + key_len..total]);
         entry[ENTRY_VALUE_HASH_RANGE].copy_from_slice(&value_hash.to_le_bytes());
         entry[8..16].fill(0);
-        let sum = shmcache::engine::entry_checksum(&entry[..HEADER + key_len], &entry[HEADER + key_len..total]);
+        let sum = shmcache::engine::entry_checksum(
+            &entry[..HEADER + key_len],
+            &entry[HEADER + key_len..total],
+        );
         entry[8..16].copy_from_slice(&sum.to_le_bytes());
     }
     // Whether the checksum field matches the bytes the header describes. libFuzzer learns
@@ -100,7 +106,8 @@ fuzz_target!(|data: &[u8]| {
             let flags_byte = entry[53];
             if flags_byte & 1 != 0 {
                 let raw = field(entry, 44, 4) as usize;
-                let d = lz4_flex::block::decompress(value, raw).expect("returned value must decompress");
+                let d = lz4_flex::block::decompress(value, raw)
+                    .expect("returned value must decompress");
                 assert_eq!(d.len(), raw);
                 assert_eq!(out, d);
             } else {

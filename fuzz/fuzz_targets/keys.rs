@@ -15,7 +15,9 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
-use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN};
+use shmcache::engine::{
+    Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN,
+};
 
 const STRING: ValueKind = ValueKind(6);
 
@@ -92,7 +94,11 @@ fn run(cache: &Cache, data: &[u8]) {
                 spaces.push(ns);
             }
             Err(e) => {
-                assert!(name.len() > MAX_NAMESPACE_LEN, "namespace of {} bytes refused: {e}", name.len());
+                assert!(
+                    name.len() > MAX_NAMESPACE_LEN,
+                    "namespace of {} bytes refused: {e}",
+                    name.len()
+                );
                 assert_eq!(e, Error::NamespaceTooLong { len: name.len(), max: MAX_NAMESPACE_LEN });
             }
         }
@@ -104,9 +110,12 @@ fn run(cache: &Cache, data: &[u8]) {
     // Whether the cache may have lost a value stored under `generation` of `ns` (only asked when
     // an answer disagrees with the model: stats() reads the whole index).
     let lost_since = |generation: u64, ns: &Namespace| {
-        cache.stats().kicks != kicks_at_start || (!ns.is_root() && cache.namespace_generation(ns) != generation)
+        cache.stats().kicks != kicks_at_start
+            || (!ns.is_root() && cache.namespace_generation(ns) != generation)
     };
-    let lost = |model: &HashMap<(Vec<u8>, Vec<u8>), (Stored, u64)>, slot: &(Vec<u8>, Vec<u8>), ns: &Namespace| {
+    let lost = |model: &HashMap<(Vec<u8>, Vec<u8>), (Stored, u64)>,
+                slot: &(Vec<u8>, Vec<u8>),
+                ns: &Namespace| {
         model.get(slot).is_some_and(|&(_, generation)| lost_since(generation, ns))
     };
     let mut seq = 0u64;
@@ -146,7 +155,10 @@ fn run(cache: &Cache, data: &[u8]) {
                             assert!(added, "add of an absent key failed");
                         }
                         if added {
-                            model.insert(slot, (Stored::Bytes(value), cache.namespace_generation(ns)));
+                            model.insert(
+                                slot,
+                                (Stored::Bytes(value), cache.namespace_generation(ns)),
+                            );
                         }
                     }
                 }
@@ -161,9 +173,15 @@ fn run(cache: &Cache, data: &[u8]) {
                             assert!(!replaced, "replace of an absent key succeeded");
                         }
                         if replaced {
-                            model.insert(slot, (Stored::Bytes(value), cache.namespace_generation(ns)));
+                            model.insert(
+                                slot,
+                                (Stored::Bytes(value), cache.namespace_generation(ns)),
+                            );
                         } else {
-                            assert!(!model.contains_key(&slot) || lost(&model, &slot, ns), "replace of a live key failed");
+                            assert!(
+                                !model.contains_key(&slot) || lost(&model, &slot, ns),
+                                "replace of a live key failed"
+                            );
                             model.remove(&slot);
                         }
                     }
@@ -199,7 +217,8 @@ fn run(cache: &Cache, data: &[u8]) {
                         let had = model.remove(&slot);
                         let deleted = r.expect("delete");
                         assert!(
-                            deleted == had.is_some() || had.is_some_and(|(_, generation)| lost_since(generation, ns)),
+                            deleted == had.is_some()
+                                || had.is_some_and(|(_, generation)| lost_since(generation, ns)),
                             "delete disagrees with the model"
                         );
                     }
@@ -230,7 +249,10 @@ fn run(cache: &Cache, data: &[u8]) {
                         None => {
                             let live = r.expect("exists");
                             let had = model.contains_key(&slot);
-                            assert!(live == had || (had && lost(&model, &slot, ns)), "exists disagrees with the model");
+                            assert!(
+                                live == had || (had && lost(&model, &slot, ns)),
+                                "exists disagrees with the model"
+                            );
                         }
                     }
                 }

@@ -35,13 +35,21 @@ fuzz_target!(|data: &[u8]| {
         let theirs = lz4_flex::block::decompress(rest, len).ok().filter(|v| v.len() == len);
         let mine = ours(rest, len);
         if let Some(t) = &theirs {
-            assert_eq!(mine.as_ref(), Some(t), "lz4_flex decodes this block, the engine does not (or differently)");
+            assert_eq!(
+                mine.as_ref(),
+                Some(t),
+                "lz4_flex decodes this block, the engine does not (or differently)"
+            );
         }
         if let Some(m) = &mine {
             assert_eq!(theirs.as_ref(), Some(m), "the engine decodes a block lz4_flex refuses");
         }
     } else {
-        let plain: Vec<u8> = if rest.is_empty() { Vec::new() } else { rest.iter().copied().cycle().take(len.max(rest.len())).collect() };
+        let plain: Vec<u8> = if rest.is_empty() {
+            Vec::new()
+        } else {
+            rest.iter().copied().cycle().take(len.max(rest.len())).collect()
+        };
         if plain.is_empty() {
             return;
         }

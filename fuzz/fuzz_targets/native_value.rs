@@ -106,7 +106,12 @@ fuzz_target!(|data: &[u8]| {
     if mode & 1 == 0 {
         let mut sink = Counting { tree: TreeSink, reserved: 0 };
         let decoded = native::decode_table(rest, table, &mut sink);
-        assert!(sink.reserved <= rest.len() / 6, "reserved {} elements for {} bytes", sink.reserved, rest.len());
+        assert!(
+            sink.reserved <= rest.len() / 6,
+            "reserved {} elements for {} bytes",
+            sink.reserved,
+            rest.len()
+        );
         if let Some(tree) = decoded {
             assert!(objects_have_byte_keys(&tree, table), "an object decoded with an integer key");
             let mut again = Vec::new();

@@ -88,7 +88,10 @@ impl Model {
                 if how % 3 == 1 {
                     // add refused: the cache holds a live value, which must be the latest one
                     if self.strict {
-                        assert!(self.latest[i].is_some(), "add refused k{k} (ns {ns}) that was deleted or flushed");
+                        assert!(
+                            self.latest[i].is_some(),
+                            "add refused k{k} (ns {ns}) that was deleted or flushed"
+                        );
                     }
                 } else {
                     // replace refused: no readable live value (deleted, flushed or corrupted)
@@ -107,9 +110,16 @@ impl Model {
             Some(kind) => {
                 assert_eq!(kind, STRING, "wrong kind for {:?}", String::from_utf8_lossy(&key));
                 if self.strict {
-                    assert_eq!(Some(out.as_slice()), self.latest[i].as_deref(), "hit is not the latest value of k{k} (ns {ns})");
+                    assert_eq!(
+                        Some(out.as_slice()),
+                        self.latest[i].as_deref(),
+                        "hit is not the latest value of k{k} (ns {ns})"
+                    );
                 } else {
-                    assert!(self.all[i].iter().any(|v| v == out), "hit is not a value ever stored for k{k} (ns {ns})");
+                    assert!(
+                        self.all[i].iter().any(|v| v == out),
+                        "hit is not a value ever stored for k{k} (ns {ns})"
+                    );
                 }
             }
         }
@@ -133,7 +143,10 @@ impl Model {
                     if self.strict {
                         assert_eq!(Some(n), self.ctr_latest[ns], "counter is not its latest value");
                     } else {
-                        assert!(self.ctr_all[ns].contains(&n), "counter holds a value it never had");
+                        assert!(
+                            self.ctr_all[ns].contains(&n),
+                            "counter holds a value it never had"
+                        );
                     }
                 }
             }
@@ -147,9 +160,16 @@ impl Model {
             Some(n) => {
                 let before = n.wrapping_sub(by);
                 if self.strict {
-                    assert_eq!(Some(before), self.ctr_latest[ns], "incr did not start from the latest value");
+                    assert_eq!(
+                        Some(before),
+                        self.ctr_latest[ns],
+                        "incr did not start from the latest value"
+                    );
                 } else {
-                    assert!(self.ctr_all[ns].contains(&before), "incr started from a value the counter never had");
+                    assert!(
+                        self.ctr_all[ns].contains(&before),
+                        "incr started from a value the counter never had"
+                    );
                 }
                 self.ctr_all[ns].push(n);
                 self.ctr_latest[ns] = Some(n);
@@ -169,7 +189,8 @@ struct Pristine {
 fn pristine() -> &'static Pristine {
     static P: std::sync::OnceLock<Pristine> = std::sync::OnceLock::new();
     P.get_or_init(|| {
-        let config = Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 64 };
+        let config =
+            Config { keys_memory_size: 1024, values_memory_size: 64 << 10, compress_threshold: 64 };
         let cache = Cache::create(&config).expect("create");
         let mut m = Model {
             spaces: [Namespace::root(), Namespace::new(b"fuzz-ns").unwrap()],
@@ -190,7 +211,9 @@ fn pristine() -> &'static Pristine {
                     m.set(&cache, ns, k, 20 + k, false, 0);
                 }
             }
-            assert!(cache.set(&m.spaces[ns], b"ctr", ValueKind::INT, &m.ctr_all[ns][0].to_le_bytes(), 0).unwrap());
+            assert!(cache
+                .set(&m.spaces[ns], b"ctr", ValueKind::INT, &m.ctr_all[ns][0].to_le_bytes(), 0)
+                .unwrap());
         }
         m.check_all(&cache);
         let l = cache.region().fuzz_layout();
@@ -198,7 +221,14 @@ fn pristine() -> &'static Pristine {
         let image = unsafe { std::slice::from_raw_parts(l.base, l.len) }.to_vec();
         // SAFETY: a fresh private anonymous mapping of the image's size.
         let map = unsafe {
-            libc::mmap(std::ptr::null_mut(), l.len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                l.len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
         };
         assert_ne!(map, libc::MAP_FAILED);
         Pristine { image, model: m, map: map as usize }
@@ -252,7 +282,10 @@ fuzz_target!(|data: &[u8]| {
                 let live = cache.delete(&m.spaces[ns], &key_of(k)).expect("delete");
                 let i = m.slot(ns, k);
                 if live && m.strict {
-                    assert!(m.latest[i].is_some(), "delete removed a live entry the model had deleted");
+                    assert!(
+                        m.latest[i].is_some(),
+                        "delete removed a live entry the model had deleted"
+                    );
                 }
                 m.latest[i] = None;
             }
@@ -282,7 +315,12 @@ fuzz_target!(|data: &[u8]| {
             }
             7 => {
                 let s = cache.stats();
-                assert!(s.slots_used <= s.slots_total, "slots_used {} > slots_total {}", s.slots_used, s.slots_total);
+                assert!(
+                    s.slots_used <= s.slots_total,
+                    "slots_used {} > slots_total {}",
+                    s.slots_used,
+                    s.slots_total
+                );
                 assert!(s.ring_used <= s.values_memory_size);
             }
             _ => m.check_get(&cache, ns, k, &mut out),

@@ -27,9 +27,13 @@ use std::thread::LocalKey;
 
 use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
-use super::index::{key_hash, last_byte, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET};
+use super::index::{
+    key_hash, last_byte, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET,
+};
 use super::namespace::NamespaceTable;
-use super::region::{Config, Region, COORDINATION_WORDS, NS_BUCKETS, NS_BUCKET_BYTES, NS_BUCKET_WORDS};
+use super::region::{
+    Config, Region, COORDINATION_WORDS, NS_BUCKETS, NS_BUCKET_BYTES, NS_BUCKET_WORDS,
+};
 use super::ring;
 use super::stats::{install_fork_hook, Counter};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
@@ -72,7 +76,11 @@ impl Namespace {
         if name.len() > MAX_NAMESPACE_LEN {
             return Err(Error::NamespaceTooLong { len: name.len(), max: MAX_NAMESPACE_LEN });
         }
-        Ok(Namespace { name: name.to_vec(), hash: namespace_hash(name), records_store_times: false })
+        Ok(Namespace {
+            name: name.to_vec(),
+            hash: namespace_hash(name),
+            records_store_times: false,
+        })
     }
 
     /// The same namespace, whose writes also record when they stored (one clock read per write,
@@ -223,7 +231,9 @@ impl Cache {
 
     fn index(&self) -> KeyTable<'_> {
         KeyTable {
-            words: self.region.words(self.region.index_offset, self.bucket_count * WORDS_PER_BUCKET as u64),
+            words: self
+                .region
+                .words(self.region.index_offset, self.bucket_count * WORDS_PER_BUCKET as u64),
             bucket_count: self.bucket_count,
         }
     }
@@ -231,8 +241,13 @@ impl Cache {
     fn namespaces(&self) -> NamespaceTable<'_> {
         let h = self.region.header();
         NamespaceTable {
-            words: self.region.words(self.region.ns_table_offset, (NS_BUCKETS * NS_BUCKET_WORDS) as u64),
-            used: self.region.words(self.region.ns_table_offset + (NS_BUCKETS * NS_BUCKET_BYTES) as u64, (NS_BUCKETS * NS_BUCKET_WORDS) as u64),
+            words: self
+                .region
+                .words(self.region.ns_table_offset, (NS_BUCKETS * NS_BUCKET_WORDS) as u64),
+            used: self.region.words(
+                self.region.ns_table_offset + (NS_BUCKETS * NS_BUCKET_BYTES) as u64,
+                (NS_BUCKETS * NS_BUCKET_WORDS) as u64,
+            ),
             counter: &h.hot.ns_generation.0,
         }
     }
@@ -279,9 +294,7 @@ impl Cache {
             Liveness::Live
         }
     }
-
 }
-
 
 /// Test/fuzz hooks (feature `fuzzing` only; nothing in the engine calls them).
 #[cfg(feature = "fuzzing")]
@@ -301,9 +314,16 @@ impl Cache {
         let home = probe.buckets[0] as usize * WORDS_PER_BUCKET;
         let at_home = (home..home + super::index::SLOTS_PER_BUCKET).any(|slot| {
             let word = index.load(slot, Ordering::Acquire);
-            probe.matches(word, false) && matches!(self.read_key(word, &ns.name, key), read::EntryRead::Same(_))
+            probe.matches(word, false)
+                && matches!(self.read_key(word, &ns.name, key), read::EntryRead::Same(_))
         });
-        if at_home || !probe.has_away() || !super::index::hint_says_away(index.hint(probe.buckets[0], Ordering::Acquire), probe.tag) {
+        if at_home
+            || !probe.has_away()
+            || !super::index::hint_says_away(
+                index.hint(probe.buckets[0], Ordering::Acquire),
+                probe.tag,
+            )
+        {
             1
         } else {
             2
@@ -329,8 +349,10 @@ impl Cache {
     /// by writers that published nothing: how a test stands in for terabytes of writes.
     pub fn fuzz_set_tail(&self, tail: u64) {
         let hot = &self.region.header().hot.tail.0;
-        assert!(tail.is_multiple_of(8) && tail >= hot.load(Ordering::Acquire), "the tail only grows, in steps of 8");
+        assert!(
+            tail.is_multiple_of(8) && tail >= hot.load(Ordering::Acquire),
+            "the tail only grows, in steps of 8"
+        );
         hot.store(tail, Ordering::Release);
     }
 }
-

@@ -142,7 +142,12 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     unsafe fn load_stripe(p: *const u8) -> [__m256i; 2] {
         // SAFETY: the caller guarantees 64 readable bytes at `p`.
-        unsafe { [_mm256_loadu_si256(p.cast::<__m256i>()), _mm256_loadu_si256(p.add(32).cast::<__m256i>())] }
+        unsafe {
+            [
+                _mm256_loadu_si256(p.cast::<__m256i>()),
+                _mm256_loadu_si256(p.add(32).cast::<__m256i>()),
+            ]
+        }
     }
 
     /// XXH3-64 with `secret` of `input`.
@@ -156,8 +161,18 @@ mod avx2 {
         debug_assert!(len >= STRIPE_LEN);
         let s = secret.as_ptr();
         let mut acc = [
-            _mm256_setr_epi64x(PRIME32_3 as i64, PRIME64_1 as i64, PRIME64_2 as i64, PRIME64_3 as i64),
-            _mm256_setr_epi64x(PRIME64_4 as i64, PRIME32_2 as i64, PRIME64_5 as i64, PRIME32_1 as i64),
+            _mm256_setr_epi64x(
+                PRIME32_3 as i64,
+                PRIME64_1 as i64,
+                PRIME64_2 as i64,
+                PRIME64_3 as i64,
+            ),
+            _mm256_setr_epi64x(
+                PRIME64_4 as i64,
+                PRIME32_2 as i64,
+                PRIME64_5 as i64,
+                PRIME32_1 as i64,
+            ),
         ];
         // Every full stripe before the last byte, block by block; the bytes after them are
         // covered by the final stripe, which ends exactly at `len`.
@@ -188,7 +203,11 @@ mod avx2 {
             let mut lanes = [0u64; 8];
             _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), acc[0]);
             _mm256_storeu_si256(lanes.as_mut_ptr().add(4).cast::<__m256i>(), acc[1]);
-            merge(&lanes, &secret[MERGE_SECRET..MERGE_SECRET + 64], (len as u64).wrapping_mul(PRIME64_1))
+            merge(
+                &lanes,
+                &secret[MERGE_SECRET..MERGE_SECRET + 64],
+                (len as u64).wrapping_mul(PRIME64_1),
+            )
         }
     }
 
@@ -199,9 +218,13 @@ mod avx2 {
         for (i, lane) in acc.iter_mut().enumerate() {
             // SAFETY: `key` points at the secret's last 64 bytes.
             let k = unsafe { _mm256_loadu_si256(key.add(32 * i).cast::<__m256i>()) };
-            let mixed = _mm256_xor_si256(_mm256_xor_si256(*lane, _mm256_srli_epi64::<47>(*lane)), k);
+            let mixed =
+                _mm256_xor_si256(_mm256_xor_si256(*lane, _mm256_srli_epi64::<47>(*lane)), k);
             let high = _mm256_shuffle_epi32::<0x31>(mixed);
-            *lane = _mm256_add_epi64(_mm256_mul_epu32(mixed, prime), _mm256_slli_epi64::<32>(_mm256_mul_epu32(high, prime)));
+            *lane = _mm256_add_epi64(
+                _mm256_mul_epu32(mixed, prime),
+                _mm256_slli_epi64::<32>(_mm256_mul_epu32(high, prime)),
+            );
         }
     }
 
@@ -209,7 +232,8 @@ mod avx2 {
         let word = |i: usize| u64::from_le_bytes(key[8 * i..8 * i + 8].try_into().unwrap());
         let mut h = start;
         for pair in 0..4 {
-            let product = (lanes[2 * pair] ^ word(2 * pair)) as u128 * (lanes[2 * pair + 1] ^ word(2 * pair + 1)) as u128;
+            let product = (lanes[2 * pair] ^ word(2 * pair)) as u128
+                * (lanes[2 * pair + 1] ^ word(2 * pair + 1)) as u128;
             h = h.wrapping_add(product as u64 ^ (product >> 64) as u64);
         }
         h ^= h >> 37;
@@ -241,7 +265,8 @@ mod tests {
         let lengths = (0..2200).chain([3000, 4095, 4096, 4097, 51_200, 100_003, 1 << 20]);
         for len in lengths.filter(|&len| len > TINY_MAX) {
             let src = bytes(len, len as u64 + 7);
-            let expected = if len <= SHORT_MAX { xxh3_64(&src) } else { xxh3_64_with_secret(&src, &SECRET) };
+            let expected =
+                if len <= SHORT_MAX { xxh3_64(&src) } else { xxh3_64_with_secret(&src, &SECRET) };
             assert_eq!(value_hash(&src), expected, "value_hash, {len} bytes");
         }
     }

@@ -18,7 +18,10 @@
 use std::ops::Range;
 
 #[cfg(any(test, feature = "fuzzing"))]
-use super::{checksum::value_hash, index::{key_hash, namespace_hash}};
+use super::{
+    checksum::value_hash,
+    index::{key_hash, namespace_hash},
+};
 
 /// Bytes of the checksum field inside an entry (not covered by the checksum).
 pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
@@ -61,7 +64,8 @@ pub(crate) struct EntryHeader {
 
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
 /// Longest head (header + namespace + key) an entry can have.
-pub(crate) const HEAD_MAX: usize = HEADER_LEN + crate::engine::MAX_NAMESPACE_LEN + crate::engine::MAX_KEY_LEN;
+pub(crate) const HEAD_MAX: usize =
+    HEADER_LEN + crate::engine::MAX_NAMESPACE_LEN + crate::engine::MAX_KEY_LEN;
 const _: () = assert!(HEADER_LEN == 64);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, checksum) == CHECKSUM_RANGE.start);
@@ -97,7 +101,9 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     let n = head.len().min(HEADER_LEN);
     // SAFETY: at most HEADER_LEN bytes go into a local EntryHeader, whose fields are plain
     // integers: any bytes are a valid value.
-    unsafe { std::ptr::copy_nonoverlapping(head.as_ptr(), (&mut h as *mut EntryHeader).cast::<u8>(), n) };
+    unsafe {
+        std::ptr::copy_nonoverlapping(head.as_ptr(), (&mut h as *mut EntryHeader).cast::<u8>(), n)
+    };
     let stored = &head[n..];
     let key_end = (h.key_len as usize).min(stored.len());
     let ns_end = (h.ns_len as usize).min(key_end);
@@ -214,10 +220,18 @@ mod tests {
         // The value's hash beside a key hash that zeroes or saturates their product, and the
         // other way round.
         for degenerate in [MIX[6], !MIX[6]] {
-            assert_ne!(checksum_of(&with_value_hash(1), degenerate), checksum_of(&with_value_hash(2), degenerate), "key hash {degenerate:#x}");
+            assert_ne!(
+                checksum_of(&with_value_hash(1), degenerate),
+                checksum_of(&with_value_hash(2), degenerate),
+                "key hash {degenerate:#x}"
+            );
         }
         for degenerate in [MIX[7], !MIX[7]] {
-            assert_ne!(checksum_of(&with_value_hash(degenerate), 1), checksum_of(&with_value_hash(degenerate), 2), "value hash {degenerate:#x}");
+            assert_ne!(
+                checksum_of(&with_value_hash(degenerate), 1),
+                checksum_of(&with_value_hash(degenerate), 2),
+                "value hash {degenerate:#x}"
+            );
         }
         // The epoch beside an expiry word that does the same to theirs.
         for expiry_word in [MIX[2], !MIX[2]] {
@@ -228,7 +242,11 @@ mod tests {
             b.stored_at = a.stored_at;
             b.epoch += 1;
             assert_eq!(a.words()[3], expiry_word);
-            assert_ne!(checksum_of(&a, key_hash), checksum_of(&b, key_hash), "expiry word {expiry_word:#x}");
+            assert_ne!(
+                checksum_of(&a, key_hash),
+                checksum_of(&b, key_hash),
+                "expiry word {expiry_word:#x}"
+            );
         }
         // The store time counts on its own.
         let mut later = base;

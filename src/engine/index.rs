@@ -62,7 +62,11 @@ const _: () = assert!(super::MAX_VALUES_MEMORY < OFFSET_PERIOD);
 
 /// The hash of a namespace name, which seeds the hashes of its keys (0 for the root namespace).
 pub(crate) fn namespace_hash(name: &[u8]) -> u64 {
-    if name.is_empty() { 0 } else { xxh3_64(name) }
+    if name.is_empty() {
+        0
+    } else {
+        xxh3_64(name)
+    }
 }
 
 /// The hash of a key in the namespace whose hash is `ns_hash`: where the index looks for it,
@@ -88,13 +92,16 @@ pub fn string_hash(bytes: &[u8]) -> u64 {
     let mut h: u64 = 5381;
     let mut words = bytes.chunks_exact(8);
     for w in &mut words {
-        h = h.wrapping_mul(POW33[8]).wrapping_add(djb_word(u64::from_le_bytes(w.try_into().unwrap())));
+        h = h
+            .wrapping_mul(POW33[8])
+            .wrapping_add(djb_word(u64::from_le_bytes(w.try_into().unwrap())));
     }
     let rest = words.remainder().len();
     if rest > 0 {
         // The last `rest` bytes as the top of a word whose other bytes are 0, which add nothing.
         let word = if bytes.len() >= 8 {
-            u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap()) & (u64::MAX << (8 * (8 - rest)))
+            u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap())
+                & (u64::MAX << (8 * (8 - rest)))
         } else {
             let mut buf = [0u8; 8];
             buf[8 - rest..].copy_from_slice(words.remainder());
@@ -106,7 +113,8 @@ pub fn string_hash(bytes: &[u8]) -> u64 {
 }
 
 /// Powers of 33 up to the 8th.
-const POW33: [u64; 9] = [1, 33, 1089, 35_937, 1_185_921, 39_135_393, 1_291_467_969, 42_618_442_977, 1_406_408_618_241];
+const POW33: [u64; 9] =
+    [1, 33, 1089, 35_937, 1_185_921, 39_135_393, 1_291_467_969, 42_618_442_977, 1_406_408_618_241];
 
 /// The sum of the 8 bytes of `w` (little endian) times 33^7, 33^6, … 1, in a few multiplies:
 /// byte pairs in 16-bit lanes, then pairs of pairs in 32-bit lanes (no lane can overflow:
@@ -119,7 +127,11 @@ fn djb_word(w: u64) -> u64 {
         return sum;
     }
     let negative = (w >> 7) & 0x0101_0101_0101_0101;
-    if negative == 0 { sum } else { sum.wrapping_sub(unsigned_djb_word(negative).wrapping_mul(256)) }
+    if negative == 0 {
+        sum
+    } else {
+        sum.wrapping_sub(unsigned_djb_word(negative).wrapping_mul(256))
+    }
 }
 
 #[inline(always)]
@@ -150,7 +162,11 @@ pub(crate) fn away_bucket(home: u64, tag: u64, bucket_count: u64) -> u64 {
         return home;
     }
     let away = home + away_step(tag, bucket_count);
-    if away >= bucket_count { away - bucket_count } else { away }
+    if away >= bucket_count {
+        away - bucket_count
+    } else {
+        away
+    }
 }
 
 /// The home bucket of a key whose away bucket is `away`.
@@ -160,7 +176,11 @@ pub(crate) fn home_bucket(away: u64, tag: u64, bucket_count: u64) -> u64 {
         return away;
     }
     let step = away_step(tag, bucket_count);
-    if away >= step { away - step } else { away + bucket_count - step }
+    if away >= step {
+        away - step
+    } else {
+        away + bucket_count - step
+    }
 }
 
 /// A 64-bit finaliser (murmur3's): every output bit depends on every input bit.
@@ -241,7 +261,8 @@ impl Probe {
         // measured 20-odd instructions per slot (every insert walks these slots).
         let [home, away] = self.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
         let n = if self.has_away() { 2 * SLOTS_PER_BUCKET } else { SLOTS_PER_BUCKET };
-        (0..n).map(move |i| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET })
+        (0..n)
+            .map(move |i| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET })
     }
 
     /// Whether `word` is a pending word (home or away) of a key with this probe's tag.
@@ -382,10 +403,12 @@ impl<'a> KeyTable<'a> {
         let home = home_bucket(away, tag, self.bucket_count);
         let shift = hint_shift(tag);
         let hint = &self.words[home as usize * WORDS_PER_BUCKET + HINT_WORD];
-        let _ = hint.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| match ((h >> shift) & 15, up) {
-            (15, _) | (0, false) => None,
-            (_, true) => Some(h + (1 << shift)),
-            (_, false) => Some(h - (1 << shift)),
+        let _ = hint.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| {
+            match ((h >> shift) & 15, up) {
+                (15, _) | (0, false) => None,
+                (_, true) => Some(h + (1 << shift)),
+                (_, false) => Some(h - (1 << shift)),
+            }
         });
     }
 }
@@ -401,7 +424,9 @@ mod tests {
 
     #[test]
     fn offsets_round_trip_relative_to_tail() {
-        for &(off, tail) in &[(64u64, 1024u64), (8 << 48, (8 << 48) + 4096), ((1 << 52) + 8, (1 << 52) + (1 << 20))] {
+        for &(off, tail) in
+            &[(64u64, 1024u64), (8 << 48, (8 << 48) + 4096), ((1 << 52) + 8, (1 << 52) + (1 << 20))]
+        {
             let w = make_word(0x4abc, off, 200);
             assert_eq!(word_offset(w, tail), off);
             assert_eq!(word_tag(w), 0x4abc);
@@ -414,7 +439,9 @@ mod tests {
     #[test]
     fn entry_length_hint_saturates_and_never_touches_tag_or_offset() {
         let off = (1u64 << 40) + 64;
-        for (len, lines) in [(0u64, 0u64), (1, 1), (64, 1), (65, 2), (15 * 64, 15), (16 * 64, 15), (1 << 30, 15)] {
+        for (len, lines) in
+            [(0u64, 0u64), (1, 1), (64, 1), (65, 2), (15 * 64, 15), (16 * 64, 15), (1 << 30, 15)]
+        {
             let w = make_word(0x7fff, off, len);
             assert_eq!(word_lines(w), lines, "entry of {len} bytes");
             assert_eq!(word_tag(w), 0x7fff);
@@ -428,7 +455,20 @@ mod tests {
     fn fastmod_is_the_remainder() {
         for n in [1u64, 2, 3, 7, 1000, 65_536, 262_139, 1 << 28] {
             let b = Buckets::new(n);
-            for x in [0u32, 1, 2, 63, 64, 65_535, 65_536, 999_999, 0x7fff_ffff, 0x8000_0000, u32::MAX - 1, u32::MAX] {
+            for x in [
+                0u32,
+                1,
+                2,
+                63,
+                64,
+                65_535,
+                65_536,
+                999_999,
+                0x7fff_ffff,
+                0x8000_0000,
+                u32::MAX - 1,
+                u32::MAX,
+            ] {
                 assert_eq!(b.of(x), u64::from(x) % n, "{x} % {n}");
             }
         }
@@ -476,7 +516,11 @@ mod tests {
                     assert_ne!(p.buckets[0], p.buckets[1]);
                 }
                 assert_ne!(make_word(p.tag, 0, 0), 0);
-                assert_eq!(home_bucket(p.buckets[1], p.tag, n), p.buckets[0], "the home is found from the away bucket");
+                assert_eq!(
+                    home_bucket(p.buckets[1], p.tag, n),
+                    p.buckets[0],
+                    "the home is found from the away bucket"
+                );
             }
         }
     }
@@ -500,7 +544,11 @@ mod tests {
         assert_eq!(counted(), 0);
         assert!(t.swap(away_slot, 0, w | AWAY | PENDING, Ordering::SeqCst));
         assert_eq!(counted(), 1);
-        assert!(p.matches(w | AWAY, true) && !p.matches(w | AWAY, false) && !p.matches(w | AWAY | PENDING, true));
+        assert!(
+            p.matches(w | AWAY, true)
+                && !p.matches(w | AWAY, false)
+                && !p.matches(w | AWAY | PENDING, true)
+        );
         assert!(hint_says_away(t.hint(p.buckets[0], Ordering::SeqCst), p.tag));
         assert!(t.swap(away_slot, w | AWAY | PENDING, w | AWAY, Ordering::SeqCst));
         assert_eq!(counted(), 1, "publishing a pending word keeps its count");

@@ -31,7 +31,11 @@ pub fn decompress_exact(input: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(),
         // The common sequence: under 15 literals and a match under 19 bytes, far from both ends.
         // Fixed-size copies (16 and 18 bytes, one or two vector moves each) whose extra bytes
         // later sequences overwrite.
-        if token >> 4 != 15 && token & 15 != 15 && input.len() - at >= WILD + 2 && out.len() - pos >= WILD + SHORT_MATCH {
+        if token >> 4 != 15
+            && token & 15 != 15
+            && input.len() - at >= WILD + 2
+            && out.len() - pos >= WILD + SHORT_MATCH
+        {
             let literals = (token >> 4) as usize;
             out[pos..pos + WILD].copy_from_slice(as_uninit(&input[at..at + WILD]));
             at += literals;
@@ -76,7 +80,9 @@ pub fn decompress_exact(input: &[u8], out: &mut [MaybeUninit<u8>]) -> Result<(),
         if offset == 0 || offset > pos {
             return Err(Corrupt);
         }
-        let len = read_length(input, &mut at, (token & 15) as usize)?.checked_add(MIN_MATCH).ok_or(Corrupt)?;
+        let len = read_length(input, &mut at, (token & 15) as usize)?
+            .checked_add(MIN_MATCH)
+            .ok_or(Corrupt)?;
         if len > out.len() - pos {
             return Err(Corrupt);
         }

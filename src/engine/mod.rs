@@ -10,28 +10,31 @@ mod entry;
 mod error;
 mod index;
 mod lz4;
-mod namespace;
 pub mod named;
+mod namespace;
 mod region;
 mod ring;
 mod stats;
 
 pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink, WriteMode};
-pub use index::string_hash;
-pub use error::Error;
-pub use region::{Config, Region, COORDINATION_WORDS, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
-pub use stats::Stats;
-#[cfg(feature = "fuzzing")]
-pub use region::FuzzLayout;
-/// The engine's LZ4 block decoder, for the differential fuzz target.
-#[cfg(feature = "fuzzing")]
-pub use lz4::{decompress_exact as lz4_decompress_exact, Corrupt as Lz4Corrupt};
-/// How an entry's checksum is computed, for tests and fuzzers that forge entries.
-#[cfg(feature = "fuzzing")]
-pub use entry::{checksum as entry_checksum, VALUE_HASH_RANGE as ENTRY_VALUE_HASH_RANGE};
 /// The hash of a stored value an entry's header holds, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
 pub use checksum::value_hash as entry_value_hash;
+/// How an entry's checksum is computed, for tests and fuzzers that forge entries.
+#[cfg(feature = "fuzzing")]
+pub use entry::{checksum as entry_checksum, VALUE_HASH_RANGE as ENTRY_VALUE_HASH_RANGE};
+pub use error::Error;
+pub use index::string_hash;
+/// The engine's LZ4 block decoder, for the differential fuzz target.
+#[cfg(feature = "fuzzing")]
+pub use lz4::{decompress_exact as lz4_decompress_exact, Corrupt as Lz4Corrupt};
+#[cfg(feature = "fuzzing")]
+pub use region::FuzzLayout;
+pub use region::{
+    Config, Region, COORDINATION_WORDS, LAYOUT_VERSION, MAX_KEYS_MEMORY, MAX_VALUES_MEMORY,
+    MIN_KEYS_MEMORY, MIN_VALUES_MEMORY,
+};
+pub use stats::Stats;
 
 /// Longest key accepted, in bytes (the namespace is not counted).
 pub const MAX_KEY_LEN: usize = 4096;

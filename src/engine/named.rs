@@ -74,13 +74,19 @@ pub fn region_path(name: &str) -> Result<PathBuf, Error> {
         return Err(invalid("a name is 1 to 200 characters and does not start with a dot"));
     }
     if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        return Err(invalid("a name uses letters, digits, '-', '_' and '.' only (or give an absolute path)"));
+        return Err(invalid(
+            "a name uses letters, digits, '-', '_' and '.' only (or give an absolute path)",
+        ));
     }
     Ok(Path::new(DEFAULT_DIR).join(format!("shmcache.{name}")))
 }
 
 /// Opens the named region at `path`, creating or replacing it as the invariants above say.
-pub fn open(path: &Path, config: &Config, options: &NamedOptions) -> Result<(Region, Opened), Error> {
+pub fn open(
+    path: &Path,
+    config: &Config,
+    options: &NamedOptions,
+) -> Result<(Region, Opened), Error> {
     config.validate()?;
     let mut options = options.clone();
     let options = &mut options;
@@ -128,18 +134,36 @@ enum Existing {
     Unfit { file: File, reason: String },
 }
 
-fn attach_existing(path: &Path, config: &Config, options: &NamedOptions) -> Result<Existing, Error> {
-    let file = match std::fs::OpenOptions::new().read(true).write(true).custom_flags(libc::O_NOFOLLOW).open(path) {
+fn attach_existing(
+    path: &Path,
+    config: &Config,
+    options: &NamedOptions,
+) -> Result<Existing, Error> {
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Existing::Missing),
-        Err(e) => return Err(Error::RegionFile(format!("cannot open {}: {e}{}", path.display(), owner_note(path)))),
+        Err(e) => {
+            return Err(Error::RegionFile(format!(
+                "cannot open {}: {e}{}",
+                path.display(),
+                owner_note(path)
+            )))
+        }
     };
-    let meta = file.metadata().map_err(|e| Error::RegionFile(format!("cannot stat {}: {e}", path.display())))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::RegionFile(format!("cannot stat {}: {e}", path.display())))?;
     check_ownership(path, &meta, options)?;
     // Only a file that starts as a region can be replaced: anything else at the name (a typo in
     // an absolute path, say) is someone's data and stays untouched.
     let mut magic = [0u8; 8];
-    let starts_as_region = std::os::unix::fs::FileExt::read_exact_at(&file, &mut magic, 0).is_ok() && u64::from_ne_bytes(magic) == MAGIC;
+    let starts_as_region = std::os::unix::fs::FileExt::read_exact_at(&file, &mut magic, 0).is_ok()
+        && u64::from_ne_bytes(magic) == MAGIC;
     if !starts_as_region {
         return Err(Error::RegionFile(format!(
             "{} is not a shmcache region ({} bytes that do not start like one); it was left as it is: remove it or name another file",
@@ -149,19 +173,29 @@ fn attach_existing(path: &Path, config: &Config, options: &NamedOptions) -> Resu
     }
     let len = meta.len();
     if len < HEADER_LEN as u64 {
-        return Ok(Existing::Unfit { file, reason: format!("the file is {len} bytes long, too short for a region") });
+        return Ok(Existing::Unfit {
+            file,
+            reason: format!("the file is {len} bytes long, too short for a region"),
+        });
     }
     let Ok(len) = usize::try_from(len) else {
-        return Ok(Existing::Unfit { file, reason: "the file is larger than the address space".into() });
+        return Ok(Existing::Unfit {
+            file,
+            reason: "the file is larger than the address space".into(),
+        });
     };
-    let base = map(&file, len, false).map_err(|e| Error::Map(format!("mmap of {} ({len} bytes) failed: {e}", path.display())))?;
+    let base = map(&file, len, false)
+        .map_err(|e| Error::Map(format!("mmap of {} ({len} bytes) failed: {e}", path.display())))?;
     // SAFETY: `base` is a fresh MAP_SHARED mapping of `len` bytes of the file, page aligned,
     // which stays mapped until the region (adopt) or the unmap below releases it.
     let attached = unsafe { Region::attach(base, len) };
     let unfit = match attached {
         Ok(region) => {
             let found = region.config();
-            if options.insist_on_sizes && (found.keys_memory_size, found.values_memory_size) != (config.keys_memory_size, config.values_memory_size) {
+            if options.insist_on_sizes
+                && (found.keys_memory_size, found.values_memory_size)
+                    != (config.keys_memory_size, config.values_memory_size)
+            {
                 Some(format!(
                     "it has keys_memory_size={} and values_memory_size={}, this process asks for {} and {}",
                     found.keys_memory_size, found.values_memory_size, config.keys_memory_size, config.values_memory_size
@@ -220,7 +254,9 @@ fn retire(file: &File, path: &Path) -> Result<bool, Error> {
         match std::fs::remove_file(path) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::RegionFile(format!("cannot replace {}: {e}", path.display()))),
+            Err(e) => {
+                return Err(Error::RegionFile(format!("cannot replace {}: {e}", path.display())))
+            }
         }
     }
     Ok(true)
@@ -261,7 +297,9 @@ fn create(path: &Path, config: &Config, options: &NamedOptions) -> Result<Option
         .mode(mode)
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(&temporary)
-        .map_err(|e| Error::RegionFile(format!("cannot create a region in {}: {e}", dir.display())))?;
+        .map_err(|e| {
+            Error::RegionFile(format!("cannot create a region in {}: {e}", dir.display()))
+        })?;
     let result = build(&file, &temporary, len, config, options, mode, euid);
     let region = match result {
         Ok(region) => region,
@@ -275,13 +313,24 @@ fn create(path: &Path, config: &Config, options: &NamedOptions) -> Result<Option
     match linked {
         Ok(()) => Ok(Some(region)),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
-        Err(e) => Err(Error::RegionFile(format!("cannot link the new region into place at {}: {e}", path.display()))),
+        Err(e) => Err(Error::RegionFile(format!(
+            "cannot link the new region into place at {}: {e}",
+            path.display()
+        ))),
     }
 }
 
 /// Reserves the file's memory, maps it and writes the header: a complete region, not yet
 /// visible at any path.
-fn build(file: &File, temporary: &Path, len: usize, config: &Config, options: &NamedOptions, mode: u32, euid: u32) -> Result<Region, Error> {
+fn build(
+    file: &File,
+    temporary: &Path,
+    len: usize,
+    config: &Config,
+    options: &NamedOptions,
+    mode: u32,
+    euid: u32,
+) -> Result<Region, Error> {
     let fd = file.as_raw_fd();
     // The umask may have taken bits off the mode; ownership for root-created files.
     // SAFETY: fd is our open file; fchmod/fchown only change its metadata.
@@ -290,7 +339,11 @@ fn build(file: &File, temporary: &Path, len: usize, config: &Config, options: &N
         if euid == 0 {
             if let Some((uid, gid)) = options.owner {
                 if libc::fchown(fd, uid, options.group.unwrap_or(gid)) != 0 {
-                    return Err(Error::RegionFile(format!("cannot give {} to uid {uid}: {}", temporary.display(), io::Error::last_os_error())));
+                    return Err(Error::RegionFile(format!(
+                        "cannot give {} to uid {uid}: {}",
+                        temporary.display(),
+                        io::Error::last_os_error()
+                    )));
                 }
             }
         } else if let Some(gid) = options.group {
@@ -314,8 +367,12 @@ fn build(file: &File, temporary: &Path, len: usize, config: &Config, options: &N
             free_bytes(dir).map_or("unknown".into(), |n| n.to_string())
         )));
     }
-    let base = map(file, len, true).map_err(|e| Error::Map(format!("mmap of {} ({len} bytes) failed: {e}", temporary.display())))?;
-    let file = file.try_clone().map_err(|e| Error::RegionFile(format!("cannot keep {} open: {e}", temporary.display())))?;
+    let base = map(file, len, true).map_err(|e| {
+        Error::Map(format!("mmap of {} ({len} bytes) failed: {e}", temporary.display()))
+    })?;
+    let file = file
+        .try_clone()
+        .map_err(|e| Error::RegionFile(format!("cannot keep {} open: {e}", temporary.display())))?;
     // SAFETY: a fresh MAP_SHARED mapping of `len` zero-filled bytes of a file only this
     // process knows by name (not linked at the region's path yet); config was validated.
     Ok(unsafe { Region::initialise(base, len, config, Some(file)) })
@@ -324,7 +381,16 @@ fn build(file: &File, temporary: &Path, len: usize, config: &Config, options: &N
 fn map(file: &File, len: usize, populate: bool) -> io::Result<*mut u8> {
     let flags = libc::MAP_SHARED | if populate { libc::MAP_POPULATE } else { 0 };
     // SAFETY: maps `len` bytes of an open file read-write; no existing memory is affected.
-    let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, file.as_raw_fd(), 0) };
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            flags,
+            file.as_raw_fd(),
+            0,
+        )
+    };
     if p == libc::MAP_FAILED {
         Err(io::Error::last_os_error())
     } else {
@@ -336,7 +402,11 @@ fn map(file: &File, len: usize, populate: bool) -> io::Result<*mut u8> {
 
 /// Refuses a file that could be someone else's: it must be this user's (root may use any), or
 /// belong to the configured group with no access for others.
-fn check_ownership(path: &Path, meta: &std::fs::Metadata, options: &NamedOptions) -> Result<(), Error> {
+fn check_ownership(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    options: &NamedOptions,
+) -> Result<(), Error> {
     // SAFETY: geteuid has no preconditions.
     let euid = unsafe { libc::geteuid() };
     if !meta.file_type().is_file() {
@@ -359,7 +429,9 @@ fn check_ownership(path: &Path, meta: &std::fs::Metadata, options: &NamedOptions
 }
 
 fn owner_note(path: &Path) -> String {
-    std::fs::symlink_metadata(path).map(|m| format!(" (it belongs to {}, mode {:o})", describe_owner(&m), m.mode() & 0o777)).unwrap_or_default()
+    std::fs::symlink_metadata(path)
+        .map(|m| format!(" (it belongs to {}, mode {:o})", describe_owner(&m), m.mode() & 0o777))
+        .unwrap_or_default()
 }
 
 fn describe_owner(meta: &std::fs::Metadata) -> String {
@@ -377,7 +449,9 @@ fn remove_abandoned_temporaries(dir: &Path, base_name: &str) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else { continue };
-        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
         if !pid_alive(pid) {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -392,7 +466,10 @@ fn pid_alive(pid: u32) -> bool {
 }
 
 fn nanos() -> u128 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
 }
 
 fn free_bytes(dir: &Path) -> Option<u64> {
@@ -400,7 +477,8 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     // SAFETY: a zeroed statvfs is a valid out-parameter; `c` is NUL-terminated.
     let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: as above.
-    (unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
+    (unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0)
+        .then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
 /// The uid of user `name` (or a number given as is).
@@ -414,7 +492,9 @@ pub fn lookup_user(name: &str) -> Option<(u32, u32)> {
     let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
     let mut out: *mut libc::passwd = std::ptr::null_mut();
     // SAFETY: as above; buf's length is passed.
-    let rc = unsafe { libc::getpwnam_r(c.as_ptr(), &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
+    let rc = unsafe {
+        libc::getpwnam_r(c.as_ptr(), &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out)
+    };
     (rc == 0 && !out.is_null()).then_some((pw.pw_uid, pw.pw_gid))
 }
 
@@ -429,7 +509,9 @@ pub fn lookup_group(name: &str) -> Option<u32> {
     let mut gr: libc::group = unsafe { std::mem::zeroed() };
     let mut out: *mut libc::group = std::ptr::null_mut();
     // SAFETY: as above.
-    let rc = unsafe { libc::getgrnam_r(c.as_ptr(), &mut gr, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
+    let rc = unsafe {
+        libc::getgrnam_r(c.as_ptr(), &mut gr, buf.as_mut_ptr().cast(), buf.len(), &mut out)
+    };
     (rc == 0 && !out.is_null()).then_some(gr.gr_gid)
 }
 
@@ -440,9 +522,12 @@ fn passwd_by_uid(uid: u32) -> Option<(String, u32)> {
     let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
     let mut out: *mut libc::passwd = std::ptr::null_mut();
     // SAFETY: as above.
-    let rc = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
+    let rc =
+        unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
     // SAFETY: on success pw_name points at a NUL-terminated string inside `buf`.
-    (rc == 0 && !out.is_null()).then(|| (unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_string_lossy().into_owned(), pw.pw_gid))
+    (rc == 0 && !out.is_null()).then(|| {
+        (unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_string_lossy().into_owned(), pw.pw_gid)
+    })
 }
 
 fn primary_gid(uid: u32) -> Option<u32> {
@@ -459,7 +544,9 @@ fn group_name(gid: u32) -> Option<String> {
     let mut gr: libc::group = unsafe { std::mem::zeroed() };
     let mut out: *mut libc::group = std::ptr::null_mut();
     // SAFETY: as above.
-    let rc = unsafe { libc::getgrgid_r(gid, &mut gr, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
+    let rc =
+        unsafe { libc::getgrgid_r(gid, &mut gr, buf.as_mut_ptr().cast(), buf.len(), &mut out) };
     // SAFETY: on success gr_name points at a NUL-terminated string inside `buf`.
-    (rc == 0 && !out.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(gr.gr_name) }.to_string_lossy().into_owned())
+    (rc == 0 && !out.is_null())
+        .then(|| unsafe { std::ffi::CStr::from_ptr(gr.gr_name) }.to_string_lossy().into_owned())
 }

@@ -97,7 +97,10 @@ impl NamespaceTable<'_> {
                 (0..4).min_by_key(|&i| self.used[start + i].load(Ordering::Relaxed)).unwrap_or(0)
             });
             let mine = (tag << GEN_BITS) | self.fresh_generation();
-            if bucket[victim].compare_exchange(words[victim], mine, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+            if bucket[victim]
+                .compare_exchange(words[victim], mine, Ordering::AcqRel, Ordering::Relaxed)
+                .is_err()
+            {
                 continue;
             }
             self.touch(start + victim);
@@ -108,7 +111,8 @@ impl NamespaceTable<'_> {
                 w != 0 && tag_of(w) == tag
             });
             if first != Some(victim) {
-                let _ = bucket[victim].compare_exchange(mine, 0, Ordering::AcqRel, Ordering::Relaxed);
+                let _ =
+                    bucket[victim].compare_exchange(mine, 0, Ordering::AcqRel, Ordering::Relaxed);
             }
         }
     }

@@ -251,7 +251,12 @@ impl Region {
     /// `base` must be a page-aligned `MAP_SHARED` mapping of `len = len_for(config)` zero-filled
     /// bytes, made by this process and not yet visible to any other (nothing attaches to it
     /// before this returns); `config` must be valid.
-    pub(crate) unsafe fn initialise(base: *mut u8, len: usize, config: &Config, file: Option<std::fs::File>) -> Region {
+    pub(crate) unsafe fn initialise(
+        base: *mut u8,
+        len: usize,
+        config: &Config,
+        file: Option<std::fs::File>,
+    ) -> Region {
         let lay = layout(config);
         let start_time = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -307,7 +312,10 @@ impl Region {
             return Err(Error::BadRegion("bad magic".into()));
         }
         if h.layout_version != LAYOUT_VERSION {
-            return Err(Error::BadRegion(format!("layout version {} (expected {LAYOUT_VERSION})", h.layout_version)));
+            return Err(Error::BadRegion(format!(
+                "layout version {} (expected {LAYOUT_VERSION})",
+                h.layout_version
+            )));
         }
         let config = Config {
             keys_memory_size: h.keys_memory_size,
@@ -373,7 +381,12 @@ impl Region {
         debug_assert!(offset.is_multiple_of(8) && offset + count * 8 <= self.len as u64);
         // SAFETY: offsets come from the validated layout, are 8-aligned and in bounds; AtomicU64
         // has the layout of u64 and shared atomic access from many processes is the intended use.
-        unsafe { std::slice::from_raw_parts(self.base.add(offset as usize).cast::<AtomicU64>(), count as usize) }
+        unsafe {
+            std::slice::from_raw_parts(
+                self.base.add(offset as usize).cast::<AtomicU64>(),
+                count as usize,
+            )
+        }
     }
 
     /// Raw pointer to the ring's first byte; callers bound every access by the ring capacity.

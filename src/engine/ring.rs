@@ -164,7 +164,10 @@ impl RingView {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
         unsafe {
-            std::arch::x86_64::_mm_prefetch(self.base.wrapping_add(pos as usize).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+            std::arch::x86_64::_mm_prefetch(
+                self.base.wrapping_add(pos as usize).cast::<i8>(),
+                std::arch::x86_64::_MM_HINT_T0,
+            )
         };
         #[cfg(not(target_arch = "x86_64"))]
         let _ = pos;
@@ -451,7 +454,9 @@ unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
 unsafe fn racy_word(p: *const u8) -> u64 {
     let word: u64;
     // SAFETY: the caller's contract; one 8-byte load (x86_64 needs no alignment).
-    unsafe { std::arch::asm!("mov {word}, [{p}]", p = in(reg) p, word = lateout(reg) word, options(nostack, preserves_flags)) };
+    unsafe {
+        std::arch::asm!("mov {word}, [{p}]", p = in(reg) p, word = lateout(reg) word, options(nostack, preserves_flags))
+    };
     word
 }
 
@@ -465,7 +470,9 @@ unsafe fn racy_word(p: *const u8) -> u64 {
     let word: u64;
     // SAFETY: the caller's contract; one 8-byte load (unaligned loads of normal memory are
     // allowed on aarch64).
-    unsafe { std::arch::asm!("ldr {word}, [{p}]", p = in(reg) p, word = lateout(reg) word, options(nostack, preserves_flags)) };
+    unsafe {
+        std::arch::asm!("ldr {word}, [{p}]", p = in(reg) p, word = lateout(reg) word, options(nostack, preserves_flags))
+    };
     word
 }
 
@@ -559,19 +566,28 @@ mod tests {
     #[test]
     fn every_x86_copy_routine_copies_exactly() {
         type Copy = unsafe fn(*const u8, *mut u8, usize);
-        let mut routines: Vec<(&str, Copy, usize)> = vec![("sse2", super::racy_copy_sse2, 0), ("rep movsb", super::racy_copy_rep_movsb, 0)];
+        let mut routines: Vec<(&str, Copy, usize)> =
+            vec![("sse2", super::racy_copy_sse2, 0), ("rep movsb", super::racy_copy_rep_movsb, 0)];
         if std::arch::is_x86_feature_detected!("avx2") {
             routines.push(("avx2", super::racy_copy_avx2, 65));
         }
         for (name, copy, min) in routines {
             for len in (min..=1100).chain([4095, 4096, 4097, 8191, 8192, 8193, 20_000]) {
                 for align in [0usize, 1, 9] {
-                    let src: Vec<u8> = (0..len + align).map(|i| (i * 89 % 253) as u8 ^ 0x3c).collect();
+                    let src: Vec<u8> =
+                        (0..len + align).map(|i| (i * 89 % 253) as u8 ^ 0x3c).collect();
                     let mut dst = vec![0xa5u8; len + 64];
                     // SAFETY: src holds align + len bytes, dst len + 64; distinct allocations.
                     unsafe { copy(src.as_ptr().add(align), dst.as_mut_ptr().add(align), len) };
-                    assert_eq!(&dst[align..align + len], &src[align..], "{name}, {len} bytes at +{align}");
-                    assert!(dst[..align].iter().chain(&dst[align + len..]).all(|&b| b == 0xa5), "{name} wrote outside {len} bytes at +{align}");
+                    assert_eq!(
+                        &dst[align..align + len],
+                        &src[align..],
+                        "{name}, {len} bytes at +{align}"
+                    );
+                    assert!(
+                        dst[..align].iter().chain(&dst[align + len..]).all(|&b| b == 0xa5),
+                        "{name} wrote outside {len} bytes at +{align}"
+                    );
                 }
             }
         }
@@ -580,8 +596,12 @@ mod tests {
     #[test]
     fn copies_move_exactly_the_bytes_asked_for() {
         const GUARD: usize = 64;
-        let pattern = |len: usize, seed: usize| -> Vec<u8> { (0..len).map(|i| ((i * 131 + seed * 7) % 251) as u8 ^ 0x5a).collect() };
-        let lengths = (0..=300).chain((301..9000).step_by(37)).chain([4095, 4096, 4097, 8191, 8192, 8193, 65_536]);
+        let pattern = |len: usize, seed: usize| -> Vec<u8> {
+            (0..len).map(|i| ((i * 131 + seed * 7) % 251) as u8 ^ 0x5a).collect()
+        };
+        let lengths = (0..=300)
+            .chain((301..9000).step_by(37))
+            .chain([4095, 4096, 4097, 8191, 8192, 8193, 65_536]);
         let mut ring = vec![0u8; 65_536 + 2 * GUARD + 16];
         for len in lengths {
             for align in [0usize, 1, 7, 8, 13] {
@@ -595,24 +615,53 @@ mod tests {
                 let mut out = vec![0xa5u8; len + 2 * GUARD];
                 // SAFETY: as above; `out` has room for GUARD + len + GUARD bytes.
                 unsafe { view.copy_out(pos, out.as_mut_ptr().add(GUARD), len) };
-                assert_eq!(&ring[pos as usize..pos as usize + len], &src[..], "copy_in, {len} bytes at +{align}");
-                assert!(ring[..pos as usize].iter().chain(&ring[pos as usize + len..]).all(|&b| b == 0xc3), "copy_in wrote outside {len} bytes at +{align}");
+                assert_eq!(
+                    &ring[pos as usize..pos as usize + len],
+                    &src[..],
+                    "copy_in, {len} bytes at +{align}"
+                );
+                assert!(
+                    ring[..pos as usize]
+                        .iter()
+                        .chain(&ring[pos as usize + len..])
+                        .all(|&b| b == 0xc3),
+                    "copy_in wrote outside {len} bytes at +{align}"
+                );
                 assert_eq!(&out[GUARD..GUARD + len], &src[..], "copy_out, {len} bytes at +{align}");
-                assert!(out[..GUARD].iter().chain(&out[GUARD + len..]).all(|&b| b == 0xa5), "copy_out wrote outside {len} bytes at +{align}");
+                assert!(
+                    out[..GUARD].iter().chain(&out[GUARD + len..]).all(|&b| b == 0xa5),
+                    "copy_out wrote outside {len} bytes at +{align}"
+                );
                 if len >= 64 {
-                    let words: [u64; 8] = std::array::from_fn(|i| u64::from_ne_bytes(src[8 * i..8 * i + 8].try_into().unwrap()) ^ 0xffff);
+                    let words: [u64; 8] = std::array::from_fn(|i| {
+                        u64::from_ne_bytes(src[8 * i..8 * i + 8].try_into().unwrap()) ^ 0xffff
+                    });
                     // SAFETY: pos + 64 <= cap.
                     unsafe { view.write_words(pos, words) };
                     let expect: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
-                    assert_eq!(&ring[pos as usize..pos as usize + 64], &expect[..], "write_words at +{align}");
-                    assert!(ring[..pos as usize].iter().chain(&ring[pos as usize + len..]).all(|&b| b == 0xc3), "write_words wrote outside at +{align}");
+                    assert_eq!(
+                        &ring[pos as usize..pos as usize + 64],
+                        &expect[..],
+                        "write_words at +{align}"
+                    );
+                    assert!(
+                        ring[..pos as usize]
+                            .iter()
+                            .chain(&ring[pos as usize + len..])
+                            .all(|&b| b == 0xc3),
+                        "write_words wrote outside at +{align}"
+                    );
                     // SAFETY: as above.
                     unsafe { view.copy_in(pos, &src) };
                 }
                 if len >= 8 {
                     // SAFETY: pos + 8 <= cap.
                     let word = unsafe { view.read_u64(pos) };
-                    assert_eq!(word, u64::from_ne_bytes(src[..8].try_into().unwrap()), "read_u64 at +{align}");
+                    assert_eq!(
+                        word,
+                        u64::from_ne_bytes(src[..8].try_into().unwrap()),
+                        "read_u64 at +{align}"
+                    );
                 }
             }
         }
@@ -621,10 +670,33 @@ mod tests {
     #[test]
     fn split_matches_division() {
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let caps = [1u64, 2, 3, 7, 64, 1000, 4095, (1 << 20) - 8, (1 << 30) + 8, 3 << 33, u64::MAX / 3, u64::MAX - 1, u64::MAX];
+        let caps = [
+            1u64,
+            2,
+            3,
+            7,
+            64,
+            1000,
+            4095,
+            (1 << 20) - 8,
+            (1 << 30) + 8,
+            3 << 33,
+            u64::MAX / 3,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
         for &cap in &caps {
             let size = RingSize::new(cap);
-            let mut offsets = vec![0, 1, cap - 1, cap, cap.wrapping_add(1), u64::MAX, u64::MAX - 1, u64::MAX - cap];
+            let mut offsets = vec![
+                0,
+                1,
+                cap - 1,
+                cap,
+                cap.wrapping_add(1),
+                u64::MAX,
+                u64::MAX - 1,
+                u64::MAX - cap,
+            ];
             for _ in 0..2000 {
                 // xorshift: spread over the whole u64 range and over small values.
                 x ^= x << 13;

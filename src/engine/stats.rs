@@ -78,7 +78,10 @@ impl StatsBlock {
     }
 
     pub fn sum(&self, counter: Counter) -> u64 {
-        self.0.iter().map(|s| s.0[counter as usize].load(Ordering::Relaxed)).fold(0u64, u64::wrapping_add)
+        self.0
+            .iter()
+            .map(|s| s.0[counter as usize].load(Ordering::Relaxed))
+            .fold(0u64, u64::wrapping_add)
     }
 }
 

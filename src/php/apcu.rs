@@ -35,7 +35,11 @@ extern "C" {
         function_table: *mut std::ffi::c_void,
         type_: c_int,
     ) -> c_int;
-    fn zend_unregister_functions(functions: *const zend_function_entry, count: c_int, function_table: *mut std::ffi::c_void);
+    fn zend_unregister_functions(
+        functions: *const zend_function_entry,
+        count: c_int,
+        function_table: *mut std::ffi::c_void,
+    );
 }
 
 const E_WARNING: c_int = 2;
@@ -55,7 +59,9 @@ fn apcu_namespace() -> &'static Namespace {
 /// Where the empty key lives (under the key "-"): a name no `apcu_*` key can reach.
 fn empty_key_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
-    NS.get_or_init(|| Namespace::new(b"apcu\0empty-key").expect("a short name").recording_store_times())
+    NS.get_or_init(|| {
+        Namespace::new(b"apcu\0empty-key").expect("a short name").recording_store_times()
+    })
 }
 
 /// The leases of running `apcu_entry()` generators, by key; each holds its owner's pid.
@@ -118,7 +124,10 @@ fn converted_string(value: &Zval) -> Option<ZBox<ZendStr>> {
 
 /// A `string $key` parameter the way PHP coerces one: strings as they are, ints, floats,
 /// bools and Stringable objects converted, null as "" (the empty key is a key in APCu).
-fn string_param<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> PhpResult<Option<Cow<'a, [u8]>>> {
+fn string_param<'a>(
+    value: &'a Zval,
+    what: &dyn Fn() -> String,
+) -> PhpResult<Option<Cow<'a, [u8]>>> {
     let value = value.dereference();
     if let Some(s) = value.zend_str() {
         return Ok(Some(Cow::Borrowed(s.as_bytes())));
@@ -126,7 +135,9 @@ fn string_param<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> PhpResult<Opt
     if value.is_null() {
         return Ok(Some(Cow::Borrowed(b"")));
     }
-    let stringable = value.object().is_some_and(|o| o.get_class_entry().function_table.get("__tostring").is_some());
+    let stringable = value
+        .object()
+        .is_some_and(|o| o.get_class_entry().function_table.get("__tostring").is_some());
     if value.is_long() || value.is_double() || value.is_bool() || stringable {
         return Ok(converted_string(value).map(|s| Cow::Owned(s.as_bytes().to_vec())));
     }
@@ -174,7 +185,13 @@ fn delete_one(cache: &Cache, key: &[u8]) -> bool {
 
 /// Stores one value; false (after a warning) when it holds a resource or shmcache refuses it.
 /// An exception from serialize() (a Closure) propagates, as in APCu.
-fn store_one(key: &[u8], value: &Zval, ttl: i64, exclusive: bool, what: &dyn Fn() -> String) -> PhpResult<bool> {
+fn store_one(
+    key: &[u8],
+    value: &Zval,
+    ttl: i64,
+    exclusive: bool,
+    what: &dyn Fn() -> String,
+) -> PhpResult<bool> {
     if codec::holds_resource(value) {
         warn("Cannot store resources in apcu cache");
         return Ok(false);
@@ -190,7 +207,13 @@ fn store_one(key: &[u8], value: &Zval, ttl: i64, exclusive: bool, what: &dyn Fn(
     Ok(r.unwrap_or_else(refused))
 }
 
-fn store(func: &str, key: &Zval, value: Option<&Zval>, ttl: IntArg, exclusive: bool) -> PhpResult<Zval> {
+fn store(
+    func: &str,
+    key: &Zval,
+    value: Option<&Zval>,
+    ttl: IntArg,
+    exclusive: bool,
+) -> PhpResult<Zval> {
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let key = key.dereference();
     let what = arg(func, 2, "value");
@@ -300,7 +323,8 @@ pub fn apcu_exists(key: &Zval) -> PhpResult<Zval> {
 #[php_function]
 #[php(name = "apcu_delete")]
 pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
-    const EXPECTS: &str = "apc_delete() expects a string, array of strings, or APCIterator instance";
+    const EXPECTS: &str =
+        "apc_delete() expects a string, array of strings, or APCIterator instance";
     let key = key.dereference();
     let mut z = Zval::new();
     if let Some(s) = key.zend_str() {
@@ -334,7 +358,11 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
                 z.set_bool(true);
             }
             apcu_iterator::Deletable::Uninitialized => {
-                return Err(PhpException::new("Trying to use uninitialized APCUIterator".into(), 0, ext_php_rs::zend::ce::error()));
+                return Err(PhpException::new(
+                    "Trying to use uninitialized APCUIterator".into(),
+                    0,
+                    ext_php_rs::zend::ce::error(),
+                ));
             }
             apcu_iterator::Deletable::NotAnIterator => {
                 warn("apc_delete object argument must be instance of APCUIterator.");
@@ -368,7 +396,14 @@ fn update(key: &[u8], delta: i64, ttl: i64) -> Option<i64> {
     cache.incr(ns, key, delta).unwrap_or_else(refused)
 }
 
-fn inc_dec(func: &str, key: KeyArg, step: IntArg, success: &mut Found, ttl: IntArg, negate: bool) -> PhpResult<Zval> {
+fn inc_dec(
+    func: &str,
+    key: KeyArg,
+    step: IntArg,
+    success: &mut Found,
+    ttl: IntArg,
+    negate: bool,
+) -> PhpResult<Zval> {
     let Some(key) = string_param(key.0, &arg(func, 1, "key"))? else { return Ok(Zval::new()) };
     let step = step.value(&arg(func, 2, "step"))?;
     let ttl = ttl.value(&arg(func, 4, "ttl"))?;
@@ -434,7 +469,9 @@ fn process_gone(pid: i64) -> bool {
 fn lease_owner(cache: &Cache, lease: &[u8]) -> Option<i64> {
     let mut bytes = Vec::new();
     match cache.get(lease_namespace(), lease, &mut bytes) {
-        Ok(Some(ValueKind::INT)) => <[u8; 8]>::try_from(bytes.as_slice()).ok().map(i64::from_le_bytes),
+        Ok(Some(ValueKind::INT)) => {
+            <[u8; 8]>::try_from(bytes.as_slice()).ok().map(i64::from_le_bytes)
+        }
         _ => None,
     }
 }
@@ -480,7 +517,9 @@ fn generate(key: &[u8], generator: &ZendCallable, ttl: i64) -> PhpResult<Zval> {
 #[php(name = "apcu_entry")]
 #[php(defaults(ttl = 0))]
 pub fn apcu_entry(key: KeyArg, callback: ZendCallable, ttl: IntArg) -> PhpResult<Zval> {
-    let Some(key) = string_param(key.0, &arg("apcu_entry", 1, "key"))? else { return Ok(Zval::new()) };
+    let Some(key) = string_param(key.0, &arg("apcu_entry", 1, "key"))? else {
+        return Ok(Zval::new());
+    };
     let ttl = ttl.value(&arg("apcu_entry", 3, "ttl"))?;
     let Some(cache) = cache() else { return Ok(Zval::new()) };
     let lease = lease_key(&key);
@@ -496,12 +535,22 @@ pub fn apcu_entry(key: KeyArg, callback: ZendCallable, ttl: IntArg) -> PhpResult
         if fetch_one(&key, &mut out)? {
             return Ok(out);
         }
-        match cache.add(lease_namespace(), &lease, ValueKind::INT, &pid.to_le_bytes(), LEASE_SECONDS) {
+        match cache.add(
+            lease_namespace(),
+            &lease,
+            ValueKind::INT,
+            &pid.to_le_bytes(),
+            LEASE_SECONDS,
+        ) {
             Ok(true) => {
                 HELD_LEASES.with(|held| held.borrow_mut().push(lease.clone()));
                 // Stored between our look and the lease: no need to run the generator.
                 let mut out = Zval::new();
-                let result = if fetch_one(&key, &mut out)? { Ok(out) } else { generate(&key, &callback, ttl) };
+                let result = if fetch_one(&key, &mut out)? {
+                    Ok(out)
+                } else {
+                    generate(&key, &callback, ttl)
+                };
                 release_lease(cache, &lease);
                 return result;
             }
@@ -673,10 +722,12 @@ mod handlers {
         body: impl FnOnce(&mut Call<'_>) -> Result<Option<ext_php_rs::prelude::PhpResult<R>>, ()>,
     ) {
         let mut declined = false;
-        run(ex, retval, |c| body(c).unwrap_or_else(|()| {
-            declined = true;
-            None
-        }));
+        run(ex, retval, |c| {
+            body(c).unwrap_or_else(|()| {
+                declined = true;
+                None
+            })
+        });
         if declined {
             if let Some(handler) = generated.get() {
                 // SAFETY: the handler PHP would have called for this very call, given the same
@@ -718,7 +769,11 @@ mod handlers {
         });
     }
 
-    fn store(c: &mut Call<'_>, func: &str, exclusive: bool) -> Result<Option<ext_php_rs::prelude::PhpResult<bool>>, ()> {
+    fn store(
+        c: &mut Call<'_>,
+        func: &str,
+        exclusive: bool,
+    ) -> Result<Option<ext_php_rs::prelude::PhpResult<bool>>, ()> {
         if !(2..=3).contains(&c.num_args()) {
             return Err(());
         }
@@ -750,7 +805,10 @@ mod handlers {
         });
     }
 
-    fn inc_dec(c: &mut Call<'_>, negate: bool) -> Result<Option<ext_php_rs::prelude::PhpResult<Written>>, ()> {
+    fn inc_dec(
+        c: &mut Call<'_>,
+        negate: bool,
+    ) -> Result<Option<ext_php_rs::prelude::PhpResult<Written>>, ()> {
         if !(1..=4).contains(&c.num_args()) {
             return Err(());
         }
@@ -839,7 +897,9 @@ pub fn register(module_number: i32) -> Result<(), String> {
     ];
     let mut entries = Vec::with_capacity(builders.len() + 1);
     for builder in builders {
-        let (entry, arg_info) = builder.build().map_err(|e| format!("shmcache: could not build the apcu_* functions: {e}"))?;
+        let (entry, arg_info) = builder
+            .build()
+            .map_err(|e| format!("shmcache: could not build the apcu_* functions: {e}"))?;
         // PHP keeps pointing at the argument info (reflection reads it): it lives as long as
         // the process.
         std::mem::forget(arg_info);
@@ -852,7 +912,12 @@ pub fn register(module_number: i32) -> Result<(), String> {
     // REGISTERED) until MSHUTDOWN unregisters it; called during MINIT, when PHP registers
     // functions of the module being started.
     let r = unsafe {
-        zend_register_functions(std::ptr::null_mut(), registered.entries.as_ptr(), std::ptr::null_mut(), MODULE_PERSISTENT)
+        zend_register_functions(
+            std::ptr::null_mut(),
+            registered.entries.as_ptr(),
+            std::ptr::null_mut(),
+            MODULE_PERSISTENT,
+        )
     };
     if r != 0 {
         return Err("shmcache: could not register the apcu_* functions (is another extension defining them?)".into());
@@ -867,6 +932,8 @@ pub fn unregister() {
         let count = (registered.entries.len() - 1) as c_int;
         // SAFETY: the same table `register` registered, still alive; PHP is shutting the
         // module down and no PHP code runs any more.
-        unsafe { zend_unregister_functions(registered.entries.as_ptr(), count, std::ptr::null_mut()) };
+        unsafe {
+            zend_unregister_functions(registered.entries.as_ptr(), count, std::ptr::null_mut())
+        };
     }
 }

@@ -24,7 +24,10 @@ use ext_php_rs::builders::ClassBuilder;
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::constant::IntoConst;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_execute_data, zend_function, zend_hash_str_find, zend_string, zval, IS_PTR, ZEND_INTERNAL_FUNCTION};
+use ext_php_rs::ffi::{
+    zend_execute_data, zend_function, zend_hash_str_find, zend_string, zval, IS_PTR,
+    ZEND_INTERNAL_FUNCTION,
+};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
@@ -168,7 +171,9 @@ pub fn ttl_of(times: &EntryTimes) -> i64 {
     if let Some(ttl) = times.ttl_given() {
         return ttl as i64;
     }
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     times.expires_at.saturating_sub(now).max(1) as i64
 }
 
@@ -267,15 +272,17 @@ pub struct ApcuIterator {
 impl ApcuIterator {
     /// Runs `f` on the state. `f` must not run PHP code (which could call this iterator).
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> PhpResult<R> {
-        let mut state = self.state.try_borrow_mut().map_err(|_| error("APCUIterator: the iterator is busy"))?;
+        let mut state =
+            self.state.try_borrow_mut().map_err(|_| error("APCUIterator: the iterator is busy"))?;
         Ok(f(&mut state))
     }
 
     /// Replaces the chunk with the next one (taking the listing first when iteration starts);
     /// its length.
     fn fetch(&self) -> PhpResult<usize> {
-        let (old, needs_listing, search, deleted) =
-            self.with(|s| (std::mem::take(&mut s.chunk), s.pending.is_none(), s.search.clone(), s.deleted_list))?;
+        let (old, needs_listing, search, deleted) = self.with(|s| {
+            (std::mem::take(&mut s.chunk), s.pending.is_none(), s.search.clone(), s.deleted_list)
+        })?;
         // Dropped here, with nothing borrowed: a value's destructor may call this iterator.
         drop(old);
         if needs_listing {
@@ -309,11 +316,13 @@ impl ApcuIterator {
         if self.with(|s| s.at >= s.chunk.len())? && self.fetch()? == 0 {
             return Err(error(&format!("Cannot call {what}() on invalid iterator")));
         }
-        self.with(|s| s.chunk.get(s.at).map(&f))?.ok_or_else(|| error(&format!("Cannot call {what}() on invalid iterator")))
+        self.with(|s| s.chunk.get(s.at).map(&f))?
+            .ok_or_else(|| error(&format!("Cannot call {what}() on invalid iterator")))
     }
 
     fn totals(&self) -> PhpResult<(i64, i64, i64)> {
-        let (known, search, deleted) = self.with(|s| (s.totals, s.search.clone(), s.deleted_list))?;
+        let (known, search, deleted) =
+            self.with(|s| (s.totals, s.search.clone(), s.deleted_list))?;
         if let Some(t) = known {
             return Ok(t);
         }
@@ -343,7 +352,12 @@ fn constructing_a_constructed_iterator() -> bool {
 #[php_impl]
 impl ApcuIterator {
     #[php(defaults(format = 4294967295, chunk_size = 100, list = 1))]
-    pub fn __construct(search: Option<&Zval>, format: IntArg, chunk_size: IntArg, list: IntArg) -> PhpResult<Self> {
+    pub fn __construct(
+        search: Option<&Zval>,
+        format: IntArg,
+        chunk_size: IntArg,
+        list: IntArg,
+    ) -> PhpResult<Self> {
         const FUNC: &str = "APCUIterator::__construct";
         let format = format.value(&|| format!("{FUNC}(): Argument #2 ($format)"))?;
         let chunk_size = chunk_size.value(&|| format!("{FUNC}(): Argument #3 ($chunk_size)"))?;
@@ -356,20 +370,28 @@ impl ApcuIterator {
             return Err(error("APC must be enabled to use APCUIterator"));
         }
         if chunk_size < 0 {
-            return Err(value_error(format!("{FUNC}(): Argument #3 ($chunk_size) must be greater than or equal to 0")));
+            return Err(value_error(format!(
+                "{FUNC}(): Argument #3 ($chunk_size) must be greater than or equal to 0"
+            )));
         }
         if format > ITER_ALL {
-            return Err(value_error(format!("{FUNC}(): Argument #2 ($format) is not a valid APC_ITER_* format")));
+            return Err(value_error(format!(
+                "{FUNC}(): Argument #2 ($format) is not a valid APC_ITER_* format"
+            )));
         }
         if list != APC_LIST_ACTIVE && list != APC_LIST_DELETED {
-            return Err(value_error(format!("{FUNC}(): Argument #4 ($list) must be APC_LIST_ACTIVE or APC_LIST_DELETED")));
+            return Err(value_error(format!(
+                "{FUNC}(): Argument #4 ($list) must be APC_LIST_ACTIVE or APC_LIST_DELETED"
+            )));
         }
         let search = match search.map(Zval::dereference) {
             Some(z) if z.zend_str().is_some_and(|s| !s.as_bytes().is_empty()) => {
                 let pattern = z.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default();
                 // Compiled now so that a bad pattern is reported here, with PHP's own warning.
                 if Compiled::lookup(&pattern).is_none() {
-                    return Err(value_error(format!("{FUNC}(): Argument #1 ($search) must be a valid regular expression")));
+                    return Err(value_error(format!(
+                        "{FUNC}(): Argument #1 ($search) must be a valid regular expression"
+                    )));
                 }
                 Search::Pattern(pattern)
             }
@@ -381,7 +403,9 @@ impl ApcuIterator {
                         Some(s) => keys.insert(s.as_bytes().to_vec()),
                         // APCu looks other values up as integer keys, which its keys (strings)
                         // never are; an int's decimal form is the key it would be stored as.
-                        None => keys.insert(v.long().map(|n| n.to_string().into_bytes()).unwrap_or_default()),
+                        None => keys.insert(
+                            v.long().map(|n| n.to_string().into_bytes()).unwrap_or_default(),
+                        ),
                     };
                 }
                 Search::Keys(keys)
@@ -392,7 +416,11 @@ impl ApcuIterator {
             state: RefCell::new(State {
                 search,
                 format,
-                chunk_size: if chunk_size == 0 { DEFAULT_CHUNK_SIZE as usize } else { chunk_size as usize },
+                chunk_size: if chunk_size == 0 {
+                    DEFAULT_CHUNK_SIZE as usize
+                } else {
+                    chunk_size as usize
+                },
                 deleted_list: list == APC_LIST_DELETED,
                 pending: None,
                 chunk: Vec::new(),
@@ -474,7 +502,8 @@ pub fn deletable(obj: &ZendObject) -> Deletable<'_> {
 
 /// The methods' handlers as registered, by position in GUARDED.
 static GENERATED: [OnceLock<Handler>; GUARDED.len()] = [const { OnceLock::new() }; GUARDED.len()];
-const GUARDED: [&str; 8] = ["rewind", "valid", "current", "key", "next", "gettotalhits", "gettotalsize", "gettotalcount"];
+const GUARDED: [&str; 8] =
+    ["rewind", "valid", "current", "key", "next", "gettotalhits", "gettotalsize", "gettotalcount"];
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 
@@ -483,7 +512,8 @@ type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 /// generated handler would throw an Exception of its own.
 unsafe extern "C" fn guarded<const N: usize>(ex: *mut zend_execute_data, rv: *mut zval) {
     // SAFETY: PHP calls a method's handler with its live frame.
-    let constructed = unsafe { ex.cast::<ExecuteData>().as_mut() }.is_some_and(|ex| ex.get_object::<ApcuIterator>().is_some());
+    let constructed = unsafe { ex.cast::<ExecuteData>().as_mut() }
+        .is_some_and(|ex| ex.get_object::<ApcuIterator>().is_some());
     if !constructed {
         let _ = error(UNINITIALIZED).throw();
         return;
@@ -496,8 +526,16 @@ unsafe extern "C" fn guarded<const N: usize>(ex: *mut zend_execute_data, rv: *mu
 
 /// Puts `guarded` in front of each method but the constructor.
 fn guard_methods() {
-    let handlers: [Handler; GUARDED.len()] =
-        [guarded::<0>, guarded::<1>, guarded::<2>, guarded::<3>, guarded::<4>, guarded::<5>, guarded::<6>, guarded::<7>];
+    let handlers: [Handler; GUARDED.len()] = [
+        guarded::<0>,
+        guarded::<1>,
+        guarded::<2>,
+        guarded::<3>,
+        guarded::<4>,
+        guarded::<5>,
+        guarded::<6>,
+        guarded::<7>,
+    ];
     let class = ApcuIterator::get_metadata().ce();
     let table = std::ptr::addr_of!(class.function_table);
     for (n, name) in GUARDED.iter().enumerate() {
@@ -524,7 +562,9 @@ fn guard_methods() {
 /// Registers the constants and the class (MINIT, with the apcu_* functions).
 pub fn register(module_number: i32) -> Result<(), String> {
     for (name, value) in CONSTANTS {
-        value.register_constant(name, module_number).map_err(|e| format!("shmcache: could not register {name}: {e}"))?;
+        value
+            .register_constant(name, module_number)
+            .map_err(|e| format!("shmcache: could not register {name}: {e}"))?;
     }
     let mut builder = ClassBuilder::new(ApcuIterator::CLASS_NAME);
     for (method, flags) in ApcuIterator::method_builders() {

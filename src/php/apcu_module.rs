@@ -49,7 +49,9 @@ pub fn register() -> Result<(), String> {
     let registered = unsafe { zend_register_internal_module(entry) };
     ExecutorGlobals::get_mut().current_module = current;
     if registered.is_null() {
-        return Err("shmcache: could not register the apcu module entry for shmcache.apcu_compat".into());
+        return Err(
+            "shmcache: could not register the apcu module entry for shmcache.apcu_compat".into()
+        );
     }
     Ok(())
 }
@@ -62,4 +64,3 @@ extern "C" fn info(_module: *mut ModuleEntry) {
     info_table_row!("Provided by", format!("shmcache {} (shmcache.apcu_compat=1)", super::VERSION));
     info_table_end!();
 }
-

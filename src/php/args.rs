@@ -43,7 +43,9 @@ impl<'a> FromZvalMut<'a> for Found<'a> {
         // SAFETY: by-reference arguments always arrive as references (above), and ext-php-rs
         // dereferences them, so `value` is the `val` field of a live zend_reference that
         // outlives the call; stepping back by the field's offset gives that reference.
-        let reference = unsafe { &mut *value.byte_sub(std::mem::offset_of!(zend_reference, val)).cast::<zend_reference>() };
+        let reference = unsafe {
+            &mut *value.byte_sub(std::mem::offset_of!(zend_reference, val)).cast::<zend_reference>()
+        };
         Some(Found(Some(reference)))
     }
     fn from_missing() -> Option<Self> {
@@ -115,7 +117,9 @@ impl<'a> FromZval<'a> for ArrayArg<'a> {
 
 impl<'a> ArrayArg<'a> {
     pub fn get(&self, what: &dyn Fn() -> String) -> Result<&'a ZendHashTable, PhpException> {
-        self.0.array().ok_or_else(|| type_error(format!("{} must be of type array, {} given", what(), type_name(self.0))))
+        self.0.array().ok_or_else(|| {
+            type_error(format!("{} must be of type array, {} given", what(), type_name(self.0)))
+        })
     }
 }
 
@@ -190,9 +194,16 @@ pub fn plain_string_key(zval: &Zval) -> Option<KeyBytes<'_>> {
 /// The key's bytes: strings as they are (any bytes), integers in decimal, like array keys.
 /// `what` names the argument for messages, e.g. `shmcache_get(): Argument #1 ($key)`.
 #[inline]
-pub fn key_bytes<'a>(zval: &'a Zval, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
+pub fn key_bytes<'a>(
+    zval: &'a Zval,
+    what: &dyn Fn() -> String,
+) -> Result<KeyBytes<'a>, PhpException> {
     let Some(bytes) = unchecked_key_bytes(zval) else {
-        return Err(type_error(format!("{} must be of type string, {} given", what(), type_name(zval))));
+        return Err(type_error(format!(
+            "{} must be of type string, {} given",
+            what(),
+            type_name(zval)
+        )));
     };
     checked_key(bytes, what)
 }
@@ -231,7 +242,10 @@ pub fn unchecked_key_bytes(zval: &Zval) -> Option<KeyBytes<'_>> {
 }
 
 /// The bytes of an array key used as a cache key (set_multi).
-pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
+pub fn array_key_bytes<'a>(
+    key: Key<'a>,
+    what: &dyn Fn() -> String,
+) -> Result<KeyBytes<'a>, PhpException> {
     let bytes = match key {
         Key::Str(s) => KeyBytes::Borrowed(s.as_bytes()),
         Key::Index(n) => KeyBytes::int(n),
@@ -240,12 +254,19 @@ pub fn array_key_bytes<'a>(key: Key<'a>, what: &dyn Fn() -> String) -> Result<Ke
 }
 
 #[inline]
-fn checked_key<'a>(bytes: KeyBytes<'a>, what: &dyn Fn() -> String) -> Result<KeyBytes<'a>, PhpException> {
+fn checked_key<'a>(
+    bytes: KeyBytes<'a>,
+    what: &dyn Fn() -> String,
+) -> Result<KeyBytes<'a>, PhpException> {
     if bytes.is_empty() {
         return Err(value_error(format!("{} cannot be empty", what())));
     }
     if bytes.len() > MAX_KEY_LEN {
-        return Err(value_error(format!("{} must be at most {MAX_KEY_LEN} bytes long, {} given", what(), bytes.len())));
+        return Err(value_error(format!(
+            "{} must be at most {MAX_KEY_LEN} bytes long, {} given",
+            what(),
+            bytes.len()
+        )));
     }
     Ok(bytes)
 }
@@ -281,7 +302,8 @@ impl StubLiteral for IntArg<'_> {
 }
 
 fn float_to_int(f: f64) -> Option<i64> {
-    (f.is_finite() && f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64).then_some(f as i64)
+    (f.is_finite() && f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64)
+        .then_some(f as i64)
 }
 
 impl IntArg<'_> {
@@ -298,12 +320,15 @@ impl IntArg<'_> {
             float_to_int(f)
         } else if let Some(s) = z.zend_str() {
             std::str::from_utf8(s.as_bytes()).ok().map(str::trim).and_then(|t| {
-                t.parse::<i64>().ok().or_else(|| t.parse::<f64>().ok().filter(|_| !t.is_empty()).and_then(float_to_int))
+                t.parse::<i64>().ok().or_else(|| {
+                    t.parse::<f64>().ok().filter(|_| !t.is_empty()).and_then(float_to_int)
+                })
             })
         } else {
             None
         };
-        coerced.ok_or_else(|| type_error(format!("{} must be of type int, {} given", what(), type_name(z))))
+        coerced.ok_or_else(|| {
+            type_error(format!("{} must be of type int, {} given", what(), type_name(z)))
+        })
     }
 }
-

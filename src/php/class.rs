@@ -1,8 +1,8 @@
 //! `final class ShmCache`: the same operations scoped to a namespace.
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::{ClassFlags, DataType};
-use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::{ce, ExecutorGlobals};

@@ -26,7 +26,8 @@ use super::kinds::{ARRAY, DOUBLE, FALSE, NULL, OBJECT, SERIALIZED, STRING, TRUE}
 use super::zstr::{self, SharedStrings};
 use crate::engine::ValueKind;
 use crate::native::{
-    self, Item, Key, Table, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_OBJECT, T_STRING, T_TRUE,
+    self, Item, Key, Table, K_INT, K_STRING, T_ARRAY, T_DOUBLE, T_FALSE, T_INT, T_NULL, T_OBJECT,
+    T_STRING, T_TRUE,
 };
 
 /// Deeper arrays are handed to serialize(), which has its own limits.
@@ -130,7 +131,11 @@ pub fn encode<'a>(value: &'a Zval, what: &dyn Fn() -> String) -> Result<Encoded<
             }
         }
     } else {
-        return Err(type_error(format!("{} cannot be a {}", what(), super::args::type_name(value))));
+        return Err(type_error(format!(
+            "{} cannot be a {}",
+            what(),
+            super::args::type_name(value)
+        )));
     };
     Ok(Encoded { kind, data: Data::Bytes(bytes) })
 }
@@ -144,7 +149,8 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
 /// dynamic one in the properties table. None for any other object (subclasses included).
 fn plain_properties(obj: &ZendObject) -> Option<&ZendHashTable> {
     // SAFETY: reading the addresses of two PHP globals; nothing is dereferenced.
-    let (stdclass, std_handlers) = unsafe { (zend_standard_class_def, std::ptr::addr_of!(std_object_handlers)) };
+    let (stdclass, std_handlers) =
+        unsafe { (zend_standard_class_def, std::ptr::addr_of!(std_object_handlers)) };
     if !std::ptr::eq(obj.ce, stdclass) || !std::ptr::eq(obj.handlers, std_handlers) {
         return None;
     }
@@ -192,7 +198,12 @@ impl Encoder<'_> {
     /// Returns Ok(false) when the value needs PHP's serializer (other objects, references,
     /// depth); the walk goes on after that decision, through references too, so that a resource
     /// anywhere in the array is refused instead of being stored as 0 the way serialize() would.
-    fn table(&mut self, ht: &ZendHashTable, table: Table, depth: u32) -> Result<bool, PhpException> {
+    fn table(
+        &mut self,
+        ht: &ZendHashTable,
+        table: Table,
+        depth: u32,
+    ) -> Result<bool, PhpException> {
         if depth > MAX_NATIVE_DEPTH {
             return Ok(false);
         }
@@ -246,7 +257,11 @@ impl Encoder<'_> {
                     _ => native = false,
                 }
             } else {
-                return Err(type_error(format!("{} cannot contain a {}", (self.what)(), super::args::type_name(v))));
+                return Err(type_error(format!(
+                    "{} cannot contain a {}",
+                    (self.what)(),
+                    super::args::type_name(v)
+                )));
             }
             Ok(())
         })?;
@@ -267,7 +282,12 @@ pub fn holds_resource(value: &Zval) -> bool {
 /// serialize() silently turns a resource into 0. Look for resources where serialize() would
 /// take them from: arrays, and the properties of objects whose class leaves serialization to
 /// PHP (a class with __serialize, __sleep or Serializable decides for itself what it stores).
-fn refuse_resources(v: &Zval, depth: u32, seen: &mut Vec<u32>, what: &dyn Fn() -> String) -> Result<(), PhpException> {
+fn refuse_resources(
+    v: &Zval,
+    depth: u32,
+    seen: &mut Vec<u32>,
+    what: &dyn Fn() -> String,
+) -> Result<(), PhpException> {
     let v = v.dereference();
     if depth > MAX_NATIVE_DEPTH {
         return Ok(());
@@ -316,7 +336,12 @@ extern "C" {
     fn php_var_serialize(buf: *mut SmartStr, value: *mut Zval, data: *mut *mut c_void);
     fn php_var_serialize_init() -> *mut c_void;
     fn php_var_serialize_destroy(data: *mut c_void);
-    fn php_var_unserialize(rval: *mut Zval, p: *mut *const u8, max: *const u8, data: *mut *mut c_void) -> c_int;
+    fn php_var_unserialize(
+        rval: *mut Zval,
+        p: *mut *const u8,
+        max: *const u8,
+        data: *mut *mut c_void,
+    ) -> c_int;
     fn php_var_unserialize_init() -> *mut c_void;
     fn php_var_unserialize_destroy(data: *mut c_void);
 }
@@ -363,7 +388,8 @@ fn isolated<R>(f: impl FnOnce() -> R) -> R {
 /// The exception user code threw (in __serialize, __sleep, __wakeup, ...) stays pending and is
 /// what PHP reports; the PhpException returned here is not thrown over it.
 fn pending_exception() -> Option<PhpException> {
-    ExecutorGlobals::has_exception().then(|| PhpException::from_message("exception in user serialization code".into()))
+    ExecutorGlobals::has_exception()
+        .then(|| PhpException::from_message("exception in user serialization code".into()))
 }
 
 fn serialize(value: &Zval) -> Result<Vec<u8>, PhpException> {
@@ -414,7 +440,11 @@ thread_local! {
 
 /// `decode_into` for a value read into the zend_string `s`, which is released afterwards, or
 /// at the request's end if user code run by unserialize() never returns.
-pub fn decode_serialized(kind: ValueKind, s: ZBox<ZendStr>, out: &mut Zval) -> Result<bool, PhpException> {
+pub fn decode_serialized(
+    kind: ValueKind,
+    s: ZBox<ZendStr>,
+    out: &mut Zval,
+) -> Result<bool, PhpException> {
     let raw = s.into_raw();
     UNSERIALIZING.with_borrow_mut(|v| v.push((raw as *mut ZendStr).cast::<zend_string>()));
     // SAFETY: `raw` is the live string just taken out of its box; it stays allocated until it
@@ -480,13 +510,16 @@ pub fn decode_into(kind: ValueKind, bytes: &[u8], out: &mut Zval) -> Result<bool
             return Ok(true);
         }
         ARRAY => {
-            let decoded = SharedStrings::with(|strings| native::decode(bytes, &mut TableSink { strings }));
+            let decoded =
+                SharedStrings::with(|strings| native::decode(bytes, &mut TableSink { strings }));
             let Some(ht) = decoded else { return Ok(false) };
             out.value.arr = ht.into_raw();
             ZvalTypeFlags::ArrayEx
         }
         OBJECT => {
-            let decoded = SharedStrings::with(|strings| native::decode_table(bytes, Table::Object, &mut TableSink { strings }));
+            let decoded = SharedStrings::with(|strings| {
+                native::decode_table(bytes, Table::Object, &mut TableSink { strings })
+            });
             let Some(props) = decoded else { return Ok(false) };
             stdclass_with(props, out)
         }
@@ -602,7 +635,9 @@ fn insert(ht: &mut ZendHashTable, key: Key<'_>, v: &mut Zval, strings: &mut Shar
     unsafe {
         match key {
             Key::Int(i) => zend_hash_index_update(table, i as u64, v),
-            Key::Bytes(s) if SharedStrings::is_shareable(s) => zend_hash_update(table, strings.borrow(s), v),
+            Key::Bytes(s) if SharedStrings::is_shareable(s) => {
+                zend_hash_update(table, strings.borrow(s), v)
+            }
             Key::Bytes(s) => zend_hash_str_update(table, s.as_ptr().cast(), s.len(), v),
         };
     }

@@ -15,12 +15,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ext_php_rs::convert::IntoZval;
-use ext_php_rs::flags::DataType;
 use ext_php_rs::exception::{PhpException, PhpResult};
 use ext_php_rs::ffi::{
-    zend_execute_data, zend_function, zend_hash_str_find, zend_wrong_parameters_count_error, zval, HashTable, IS_PTR,
-    ZEND_INTERNAL_FUNCTION,
+    zend_execute_data, zend_function, zend_hash_str_find, zend_wrong_parameters_count_error, zval,
+    HashTable, IS_PTR, ZEND_INTERNAL_FUNCTION,
 };
+use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
 
@@ -103,9 +103,11 @@ impl<'a> Call<'a> {
     fn int_arg(&self, n: usize, name: &str, default: i64) -> Result<IntArg<'a>, PhpException> {
         match self.arg(n) {
             None => Ok(IntArg::Default(default)),
-            Some(z) if z.is_null() => {
-                Err(PhpException::new(format!("Argument `${name}` must not be null"), 0, ce::type_error()))
-            }
+            Some(z) if z.is_null() => Err(PhpException::new(
+                format!("Argument `${name}` must not be null"),
+                0,
+                ce::type_error(),
+            )),
             Some(z) => Ok(IntArg::Given(z)),
         }
     }
@@ -122,9 +124,14 @@ impl<'a> Call<'a> {
 }
 
 /// Runs a handler body: sets the return value or throws, and turns a panic into an exception.
-pub(super) fn run<R: IntoZval>(ex: *mut zend_execute_data, retval: *mut zval, body: impl FnOnce(&mut Call<'_>) -> Option<PhpResult<R>>) {
+pub(super) fn run<R: IntoZval>(
+    ex: *mut zend_execute_data,
+    retval: *mut zval,
+    body: impl FnOnce(&mut Call<'_>) -> Option<PhpResult<R>>,
+) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut call = Call { ex: ex.cast::<ExecuteData>(), retval, _call: std::marker::PhantomData };
+        let mut call =
+            Call { ex: ex.cast::<ExecuteData>(), retval, _call: std::marker::PhantomData };
         match body(&mut call) {
             None => {}
             Some(Ok(v)) => {
@@ -195,16 +202,31 @@ macro_rules! handlers {
     };
 }
 
-handlers!(function_set, method_set, "shmcache_set", "ShmCache::set", |c, ns, name| store(c, ns, name, Write::Set));
-handlers!(function_add, method_add, "shmcache_add", "ShmCache::add", |c, ns, name| store(c, ns, name, Write::Add));
-handlers!(function_replace, method_replace, "shmcache_replace", "ShmCache::replace", |c, ns, name| store(
+handlers!(function_set, method_set, "shmcache_set", "ShmCache::set", |c, ns, name| store(
     c,
     ns,
     name,
-    Write::Replace
+    Write::Set
 ));
-handlers!(function_incr, method_incr, "shmcache_incr", "ShmCache::incr", |c, ns, name| incr(c, ns, name, false));
-handlers!(function_decr, method_decr, "shmcache_decr", "ShmCache::decr", |c, ns, name| incr(c, ns, name, true));
+handlers!(function_add, method_add, "shmcache_add", "ShmCache::add", |c, ns, name| store(
+    c,
+    ns,
+    name,
+    Write::Add
+));
+handlers!(
+    function_replace,
+    method_replace,
+    "shmcache_replace",
+    "ShmCache::replace",
+    |c, ns, name| store(c, ns, name, Write::Replace)
+);
+handlers!(function_incr, method_incr, "shmcache_incr", "ShmCache::incr", |c, ns, name| incr(
+    c, ns, name, false
+));
+handlers!(function_decr, method_decr, "shmcache_decr", "ShmCache::decr", |c, ns, name| incr(
+    c, ns, name, true
+));
 handlers!(function_get, method_get, "shmcache_get", "ShmCache::get", |c, ns, name| {
     if !c.count_ok(1, 2) {
         return None;

@@ -50,7 +50,10 @@ pub fn elements<'a>(ht: &'a ZendHashTable) -> impl Iterator<Item = (Key<'a>, &'a
 }
 
 /// Calls `f` for every element in order, stopping at the first error (see `elements`).
-pub fn try_for_each<'a, E>(ht: &'a ZendHashTable, mut f: impl FnMut(Key<'a>, &'a Zval) -> Result<(), E>) -> Result<(), E> {
+pub fn try_for_each<'a, E>(
+    ht: &'a ZendHashTable,
+    mut f: impl FnMut(Key<'a>, &'a Zval) -> Result<(), E>,
+) -> Result<(), E> {
     for (key, value) in elements(ht) {
         f(key, value)?;
     }
@@ -73,7 +76,9 @@ pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) 
     // addrefs (unless interned) rather than taking over; the update takes over the zval's
     // value (the caller forgets it).
     unsafe {
-        if maybe_numeric && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &mut index) {
+        if maybe_numeric
+            && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &mut index)
+        {
             zend_hash_index_update(table, index, value);
         } else {
             zend_hash_update(table, key as *const ZendStr as *mut zend_string, value);

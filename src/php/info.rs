@@ -54,7 +54,10 @@ pub fn info_array(ns: Option<&Namespace>) -> PhpResult<ZBox<ZendHashTable>> {
     match named::status() {
         Some(status) => {
             ht.insert("region", status.name.as_str())?;
-            ht.insert("region_path", status.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default())?;
+            ht.insert(
+                "region_path",
+                status.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            )?;
             ht.insert("region_opened", status.opened.unwrap_or(""))?;
             if let Some(error) = &status.error {
                 ht.insert("region_error", error.as_str())?;
@@ -112,7 +115,10 @@ pub extern "C" fn php_info(module: *mut ModuleEntry) {
     match named::status() {
         Some(status) => {
             let path = status.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-            info_table_row!("region", format!("{} ({path}, {})", status.name, status.opened.unwrap_or("not open")));
+            info_table_row!(
+                "region",
+                format!("{} ({path}, {})", status.name, status.opened.unwrap_or("not open"))
+            );
             if let Some(error) = &status.error {
                 info_table_row!("region error", error.as_str());
             }

@@ -17,7 +17,8 @@ use crate::engine::{named, Config};
 use crate::engine::{MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 
 extern "C" {
-    fn zend_ini_parse_quantity(value: *mut zend_string, errstr: *mut *mut zend_string) -> zend_long;
+    fn zend_ini_parse_quantity(value: *mut zend_string, errstr: *mut *mut zend_string)
+        -> zend_long;
     fn zend_unregister_ini_entries(module_number: c_int);
     fn php_error_docref(docref: *const c_char, type_: c_int, format: *const c_char, ...);
     static sapi_module: SapiModuleHead;
@@ -72,10 +73,26 @@ const fn apc_mirror(name: &'static CStr, value: &'static CStr) -> IniEntryDef {
 
 /// One table per combination of the two values (PHP keeps a pointer to the table it registers).
 static APC_MIRROR_TABLES: [IniEntryDefs<3>; 4] = [
-    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"0"), apc_mirror(c"apc.enable_cli", c"0"), IniEntryDef::end()]),
-    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"0"), apc_mirror(c"apc.enable_cli", c"1"), IniEntryDef::end()]),
-    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"1"), apc_mirror(c"apc.enable_cli", c"0"), IniEntryDef::end()]),
-    IniEntryDefs::new([apc_mirror(c"apc.enabled", c"1"), apc_mirror(c"apc.enable_cli", c"1"), IniEntryDef::end()]),
+    IniEntryDefs::new([
+        apc_mirror(c"apc.enabled", c"0"),
+        apc_mirror(c"apc.enable_cli", c"0"),
+        IniEntryDef::end(),
+    ]),
+    IniEntryDefs::new([
+        apc_mirror(c"apc.enabled", c"0"),
+        apc_mirror(c"apc.enable_cli", c"1"),
+        IniEntryDef::end(),
+    ]),
+    IniEntryDefs::new([
+        apc_mirror(c"apc.enabled", c"1"),
+        apc_mirror(c"apc.enable_cli", c"0"),
+        IniEntryDef::end(),
+    ]),
+    IniEntryDefs::new([
+        apc_mirror(c"apc.enabled", c"1"),
+        apc_mirror(c"apc.enable_cli", c"1"),
+        IniEntryDef::end(),
+    ]),
 ];
 
 /// `apc.enabled` / `apc.enable_cli` as read-only mirrors of shmcache's settings: APCu clients
@@ -152,13 +169,18 @@ pub fn named_region() -> Result<Option<NamedRegionSettings>, String> {
     }
     let group = match text("shmcache.region_group") {
         g if g.is_empty() => None,
-        g => Some(named::lookup_group(&g).ok_or_else(|| format!("shmcache: shmcache.region_group \"{g}\" is not a known group"))?),
+        g => Some(named::lookup_group(&g).ok_or_else(|| {
+            format!("shmcache: shmcache.region_group \"{g}\" is not a known group")
+        })?),
     };
     let owner = match text("shmcache.region_user") {
         u if u.is_empty() => None,
-        u => Some(named::lookup_user(&u).ok_or_else(|| format!("shmcache: shmcache.region_user \"{u}\" is not a known user"))?),
+        u => Some(named::lookup_user(&u).ok_or_else(|| {
+            format!("shmcache: shmcache.region_user \"{u}\" is not a known user")
+        })?),
     };
-    let sizes_explicit = text("shmcache.keys_memory_size") != "4M" || text("shmcache.values_memory_size") != "64M";
+    let sizes_explicit =
+        text("shmcache.keys_memory_size") != "4M" || text("shmcache.values_memory_size") != "64M";
     Ok(Some(NamedRegionSettings { name, group, owner, sizes_explicit }))
 }
 
@@ -234,9 +256,13 @@ fn parse_size(name: &str) -> Result<u64, String> {
     if !err.is_null() {
         // SAFETY: PHP hands over ownership of the error string; ZBox releases it.
         let e: ZBox<ZendStr> = unsafe { ZBox::from_raw(err) };
-        return Err(format!("shmcache: invalid {name} \"{shown}\": {}", String::from_utf8_lossy(e.as_bytes())));
+        return Err(format!(
+            "shmcache: invalid {name} \"{shown}\": {}",
+            String::from_utf8_lossy(e.as_bytes())
+        ));
     }
-    u64::try_from(n).map_err(|_| format!("shmcache: invalid {name} \"{shown}\": must not be negative"))
+    u64::try_from(n)
+        .map_err(|_| format!("shmcache: invalid {name} \"{shown}\": must not be negative"))
 }
 
 fn size_within(name: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -264,8 +290,16 @@ fn human(n: u64) -> String {
 
 pub fn config() -> Result<Config, String> {
     let config = Config {
-        keys_memory_size: size_within("shmcache.keys_memory_size", MIN_KEYS_MEMORY, MAX_KEYS_MEMORY)?,
-        values_memory_size: size_within("shmcache.values_memory_size", MIN_VALUES_MEMORY, MAX_VALUES_MEMORY)?,
+        keys_memory_size: size_within(
+            "shmcache.keys_memory_size",
+            MIN_KEYS_MEMORY,
+            MAX_KEYS_MEMORY,
+        )?,
+        values_memory_size: size_within(
+            "shmcache.values_memory_size",
+            MIN_VALUES_MEMORY,
+            MAX_VALUES_MEMORY,
+        )?,
         compress_threshold: parse_size("shmcache.compress_threshold")?,
     };
     config.validate().map_err(|e| format!("shmcache: {e}"))?;
@@ -291,7 +325,9 @@ pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
         let v = text(name);
         match v.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(n),
-            _ => Err(format!("shmcache: invalid {name} \"{v}\": expected a whole number from {min} to {max}")),
+            _ => Err(format!(
+                "shmcache: invalid {name} \"{v}\": expected a whole number from {min} to {max}"
+            )),
         }
     };
     let password = text("shmcache.redis_password");
@@ -300,13 +336,27 @@ pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
         database: number("shmcache.redis_database", 0, 1 << 20)?,
         prefix: text("shmcache.redis_prefix"),
         password: (!password.is_empty()).then_some(password),
-        connect_timeout: Duration::from_millis(number("shmcache.redis_connect_timeout", 1, 60_000)? as u64),
-        read_timeout: Duration::from_millis(number("shmcache.redis_read_timeout", 1, 60_000)? as u64),
+        connect_timeout: Duration::from_millis(
+            number("shmcache.redis_connect_timeout", 1, 60_000)? as u64,
+        ),
+        read_timeout: Duration::from_millis(
+            number("shmcache.redis_read_timeout", 1, 60_000)? as u64
+        ),
         stream_length: number("shmcache.redis_stream_length", 1000, 1 << 40)? as u64,
         max_apply: number("shmcache.redis_max_apply", 1, 1_000_000)? as usize,
-        resync_interval: Duration::from_millis(number("shmcache.redis_resync_interval", 0, 3_600_000)? as u64),
-        test_fill_delay: Duration::from_millis(number("shmcache.test_hook_fill_delay", 0, 60_000)? as u64),
-        test_fill_recheck_delay: Duration::from_millis(number("shmcache.test_hook_fill_recheck_delay", 0, 60_000)? as u64),
+        resync_interval: Duration::from_millis(number(
+            "shmcache.redis_resync_interval",
+            0,
+            3_600_000,
+        )? as u64),
+        test_fill_delay: Duration::from_millis(
+            number("shmcache.test_hook_fill_delay", 0, 60_000)? as u64
+        ),
+        test_fill_recheck_delay: Duration::from_millis(number(
+            "shmcache.test_hook_fill_recheck_delay",
+            0,
+            60_000,
+        )? as u64),
         ..Default::default()
     }))
 }

@@ -90,7 +90,8 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
             return 0;
         }
         // The CLI does not fork workers off this process: its pages fault in as it uses them.
-        let created = if ini::is_cli() { Cache::create_unpopulated(&config) } else { Cache::create(&config) };
+        let created =
+            if ini::is_cli() { Cache::create_unpopulated(&config) } else { Cache::create(&config) };
         match created {
             Ok(cache) => {
                 CACHE.store(Box::into_raw(Box::new(cache)), Ordering::Release);
@@ -130,7 +131,14 @@ fn apcu_extension_loaded() -> bool {
     }
     // SAFETY: PHP's registry of modules, filled as extensions load (before any MINIT) and only
     // read here, during MINIT, on the startup thread.
-    unsafe { !ext_php_rs::ffi::zend_hash_str_find(std::ptr::addr_of!(module_registry), c"apcu".as_ptr(), 4).is_null() }
+    unsafe {
+        !ext_php_rs::ffi::zend_hash_str_find(
+            std::ptr::addr_of!(module_registry),
+            c"apcu".as_ptr(),
+            4,
+        )
+        .is_null()
+    }
 }
 
 extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {

@@ -114,7 +114,9 @@ pub fn open_on_demand() -> Option<&'static Cache> {
         match opened {
             Ok((cache, path, opened)) => {
                 let replaced = match &opened {
-                    Opened::Replaced(reason) => Some(format!("shmcache: replaced the region {}: {reason}", path.display())),
+                    Opened::Replaced(reason) => {
+                        Some(format!("shmcache: replaced the region {}: {reason}", path.display()))
+                    }
                     _ => None,
                 };
                 state.status.opened = Some(match opened {
@@ -158,8 +160,13 @@ pub fn open_on_demand() -> Option<&'static Cache> {
 fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened), String> {
     let path = named::region_path(&settings.name).map_err(|e| format!("shmcache: {e}"))?;
     let config = ini::config()?;
-    let options = NamedOptions { group: settings.group, owner: settings.owner, insist_on_sizes: settings.sizes_explicit };
-    let (region, opened) = named::open(&path, &config, &options).map_err(|e| format!("shmcache: {e}"))?;
+    let options = NamedOptions {
+        group: settings.group,
+        owner: settings.owner,
+        insist_on_sizes: settings.sizes_explicit,
+    };
+    let (region, opened) =
+        named::open(&path, &config, &options).map_err(|e| format!("shmcache: {e}"))?;
     Ok((Cache::over(region), path, opened))
 }
 

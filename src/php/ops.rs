@@ -2,23 +2,23 @@
 //! the PHP-visible name used in error messages ("shmcache_get", "ShmCache::get").
 
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::php_error_docref;
 use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::php_error_docref;
 use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
-    array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name, unchecked_key_bytes, value_error, ArrayArg, Found, IntArg,
-    KeyBytes,
+    array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
+    unchecked_key_bytes, value_error, ArrayArg, Found, IntArg, KeyBytes,
 };
+use super::cache;
 use super::codec;
 use super::hash::{self, Key};
 use super::kinds;
 use super::sink::ZvalSink;
-use super::zalloc::alloc_zend_string;
-use super::cache;
 use super::tier;
+use super::zalloc::alloc_zend_string;
 use crate::engine::{string_hash, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode};
 use crate::tier::WriteMode;
 
@@ -41,7 +41,9 @@ pub enum Write {
 /// this (keys are `KeyBytes`, encoded values are dropped first).
 fn refused(e: Error) -> PhpResult<bool> {
     match e {
-        Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => Err(value_error(e.to_string())),
+        Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
+            Err(value_error(e.to_string()))
+        }
         other => {
             let mut message = StackMessage::default();
             // (A message longer than the buffer is cut; the engine's are far shorter.)
@@ -82,7 +84,12 @@ impl StackMessage {
         // SAFETY: the format is a literal "%s" and its one argument a NUL-terminated buffer
         // that outlives the call (php_error_docref is printf-like).
         unsafe {
-            php_error_docref(std::ptr::null(), ErrorType::Warning.bits() as i32, c"%s".as_ptr(), self.bytes.as_ptr().cast::<std::ffi::c_char>())
+            php_error_docref(
+                std::ptr::null(),
+                ErrorType::Warning.bits() as i32,
+                c"%s".as_ptr(),
+                self.bytes.as_ptr().cast::<std::ffi::c_char>(),
+            )
         };
     }
 }
@@ -91,7 +98,12 @@ impl StackMessage {
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
 #[inline]
-pub(super) fn fetch_into(ns: &Namespace, key: &[u8], key_string_hash: u64, out: &mut Zval) -> PhpResult<bool> {
+pub(super) fn fetch_into(
+    ns: &Namespace,
+    key: &[u8],
+    key_string_hash: u64,
+    out: &mut Zval,
+) -> PhpResult<bool> {
     if tier::on() {
         return fetch_near_into(ns, key, out);
     }
@@ -136,7 +148,13 @@ fn fetch_tiered_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bo
 /// A near miss in a trusted request: the value from Redis (which also fills the near copy).
 #[cold]
 #[inline(never)]
-fn fetch_from_redis_into(cache: &crate::engine::Cache, ns: &Namespace, key: &[u8], sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
+fn fetch_from_redis_into(
+    cache: &crate::engine::Cache,
+    ns: &Namespace,
+    key: &[u8],
+    sink: &mut ZvalSink,
+    out: &mut Zval,
+) -> PhpResult<bool> {
     let hit = tier::fetch_into_sink(cache, ns, key, sink);
     tier::warn_pending();
     match hit {
@@ -154,7 +172,12 @@ pub(super) fn fetch_local_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> Ph
 
 /// `fetch_local_into` of a key whose string hash the caller has (`args::key_string_hash`).
 #[inline]
-fn fetch_local_hashed_into(ns: &Namespace, key: &[u8], key_string_hash: u64, out: &mut Zval) -> PhpResult<bool> {
+fn fetch_local_hashed_into(
+    ns: &Namespace,
+    key: &[u8],
+    key_string_hash: u64,
+    out: &mut Zval,
+) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
     match cache.get_into_hashed(ns, key, key_string_hash, &mut sink) {
@@ -201,7 +224,13 @@ fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult
 }
 
 /// The value of `key`, or false (`found` tells them apart), written into `out` (null).
-pub fn get_into(ns: &Namespace, func: &str, key: &Zval, found: &mut Found, out: &mut Zval) -> PhpResult<()> {
+pub fn get_into(
+    ns: &Namespace,
+    func: &str,
+    key: &Zval,
+    found: &mut Found,
+    out: &mut Zval,
+) -> PhpResult<()> {
     let bytes = match plain_string_key(key) {
         Some(bytes) => bytes,
         None => key_bytes(key, &arg(func, 1, "key"))?,
@@ -257,27 +286,37 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     });
     let mut sink = ZvalSink::new();
     let mut failed = None;
-    let read = cache.get_each_hashed(ns, batch, |key| key_string_hash(key.zval, &key.bytes), &mut sink, |key, hit, sink| {
-        let Some(kind) = hit else { return true };
-        let mut v = Zval::new();
-        match take_value(kind, sink, &mut v) {
-            Ok(true) => {
-                // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
-                match key.zval.zend_str() {
-                    Some(s) => hash::symtable_update(&mut out, s, &mut v),
-                    None => hash::index_update(&mut out, key.zval.long().unwrap_or_default(), &mut v),
+    let read = cache.get_each_hashed(
+        ns,
+        batch,
+        |key| key_string_hash(key.zval, &key.bytes),
+        &mut sink,
+        |key, hit, sink| {
+            let Some(kind) = hit else { return true };
+            let mut v = Zval::new();
+            match take_value(kind, sink, &mut v) {
+                Ok(true) => {
+                    // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
+                    match key.zval.zend_str() {
+                        Some(s) => hash::symtable_update(&mut out, s, &mut v),
+                        None => hash::index_update(
+                            &mut out,
+                            key.zval.long().unwrap_or_default(),
+                            &mut v,
+                        ),
+                    }
+                    std::mem::forget(v);
                 }
-                std::mem::forget(v);
+                Ok(false) => {}
+                // An exception from unserialize (user code): the keys after this one are not read.
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
+                }
             }
-            Ok(false) => {}
-            // An exception from unserialize (user code): the keys after this one are not read.
-            Err(e) => {
-                failed = Some(e);
-                return false;
-            }
-        }
-        true
-    });
+            true
+        },
+    );
     if let Some(e) = failed {
         return Err(e);
     }
@@ -286,11 +325,16 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
 }
 
 /// get_multi in tiered mode: one get per key (a near hit costs no round trip; each miss one).
-fn get_multi_tiered(ns: &Namespace, keys: &ZendHashTable, mut out: ZBox<ZendHashTable>) -> PhpResult<ZBox<ZendHashTable>> {
+fn get_multi_tiered(
+    ns: &Namespace,
+    keys: &ZendHashTable,
+    mut out: ZBox<ZendHashTable>,
+) -> PhpResult<ZBox<ZendHashTable>> {
     // A copy that holds each key: unserialize() of an earlier value may run user code that
     // changes a key held by reference (see get_multi).
     let mut copy = ZendHashTable::with_capacity(keys.len() as u32);
-    hash::try_for_each(keys, |_, k| copy.push(k.dereference().shallow_clone())).map_err(|e| value_error(e.to_string()))?;
+    hash::try_for_each(keys, |_, k| copy.push(k.dereference().shallow_clone()))
+        .map_err(|e| value_error(e.to_string()))?;
     hash::try_for_each(&copy, |_, k| -> PhpResult<()> {
         let Some(bytes) = unchecked_key_bytes(k) else { return Ok(()) };
         let mut v = Zval::new();
@@ -320,7 +364,14 @@ impl AsRef<[u8]> for CallerKey<'_> {
     }
 }
 
-pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
+pub fn store(
+    ns: &Namespace,
+    func: &str,
+    mode: Write,
+    key: &Zval,
+    value: &Zval,
+    ttl: IntArg,
+) -> PhpResult<bool> {
     let key_zval = key;
     let key = match plain_string_key(key) {
         Some(bytes) => bytes,
@@ -340,14 +391,28 @@ pub fn store(ns: &Namespace, func: &str, mode: Write, key: &Zval, value: &Zval, 
         Write::Add => StoreMode::Add,
         Write::Replace => StoreMode::Replace,
     };
-    let r = cache.write_hashed(ns, &key, key_string_hash(key_zval, &key), mode, encoded.kind, encoded.bytes(), ttl);
+    let r = cache.write_hashed(
+        ns,
+        &key,
+        key_string_hash(key_zval, &key),
+        mode,
+        encoded.kind,
+        encoded.bytes(),
+        ttl,
+    );
     // A refusal's warning may run user code that never returns (see `refused`).
     drop(encoded);
     r.or_else(refused)
 }
 
 /// set_multi and add_multi: `mode` for each value in turn; the keys not stored come back.
-pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
+pub fn store_multi(
+    ns: &Namespace,
+    func: &str,
+    mode: Write,
+    values: ArrayArg,
+    ttl: IntArg,
+) -> PhpResult<ZBox<ZendHashTable>> {
     // Check and encode everything first, so a bad key or value stores nothing at all. The
     // encoded values are kept in PHP's memory (an array of strings, kind byte first):
     // serialize() runs user code, and a fatal error there abandons this call without running
@@ -379,7 +444,9 @@ pub fn store_multi(ns: &Namespace, func: &str, mode: Write, values: ArrayArg, tt
     let mut failed = ZendHashTable::new();
     hash::try_for_each(&encoded, |k, v| -> PhpResult<()> {
         let key = array_key_bytes(k, &key_what)?;
-        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else { return Ok(()) };
+        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else {
+            return Ok(());
+        };
         let ok = match cache() {
             Some(c) if tier::on_for_write(c) => {
                 let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode.into());
@@ -481,7 +548,9 @@ fn seconds_left(expires_at: u64) -> i64 {
     if expires_at == 0 {
         return 0;
     }
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     i64::try_from(expires_at.saturating_sub(now).max(1)).unwrap_or(i64::MAX)
 }
 
@@ -565,12 +634,16 @@ pub fn namespace(func: &str, name: &Zval) -> Result<Namespace, PhpException> {
     } else if let Some(n) = name.long() {
         n.to_string().into_bytes()
     } else {
-        return Err(type_error(format!("{func}(): Argument #1 ($namespace) must be of type string, {} given", type_name(name))));
+        return Err(type_error(format!(
+            "{func}(): Argument #1 ($namespace) must be of type string, {} given",
+            type_name(name)
+        )));
     };
     if let Some(why) = reserved_namespace(&bytes) {
         return Err(value_error(format!("{func}(): Argument #1 ($namespace) is reserved: {why}")));
     }
-    Namespace::new(&bytes).map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
+    Namespace::new(&bytes)
+        .map_err(|e| value_error(format!("{func}(): Argument #1 ($namespace) is invalid: {e}")))
 }
 
 /// Why user code may not open a namespace the extension keeps for itself: "apcu" (and

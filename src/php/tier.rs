@@ -24,7 +24,6 @@ const LOG_WARNING: c_int = 4;
 /// The same message is logged at most this often per process.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
-
 static ON: AtomicBool = AtomicBool::new(false);
 /// Where this request's writes go (`on_for_write`): WRITE_LOCAL, WRITE_TIER (whenever `ON`), or
 /// WRITE_UNLESS_MARKED (a process without the tier on a named region).
@@ -201,7 +200,8 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
         REPORT_DUE.store(true, Ordering::Relaxed);
     }
     if let Some(until) = tier.trusted_until() {
-        TRUSTED_UNTIL_NS.store(u64::try_from(until.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+        TRUSTED_UNTIL_NS
+            .store(u64::try_from(until.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
     Some(result)
 }
@@ -221,7 +221,8 @@ pub fn near_readable() -> bool {
     let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
     until != 0
         && (crate::tier::coarse_now().as_nanos() as u64) < until
-        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64 >= CLOCK_BASE_MS.load(Ordering::Relaxed)
+        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64
+            >= CLOCK_BASE_MS.load(Ordering::Relaxed)
 }
 
 /// A near hit the caller read from the region itself into `sink`: counted, and the value's kind
@@ -259,7 +260,9 @@ pub fn warn_pending() {
     let Some(message) = message else { return };
     let mut last = LAST_ERROR.lock().unwrap_or_else(|e| e.into_inner());
     let now = Instant::now();
-    let repeated = last.as_ref().is_some_and(|l| l.message == message && now.duration_since(l.logged_at) < LOG_EVERY);
+    let repeated = last
+        .as_ref()
+        .is_some_and(|l| l.message == message && now.duration_since(l.logged_at) < LOG_EVERY);
     if repeated {
         if let Some(l) = last.as_mut() {
             l.unlogged += 1;
@@ -287,7 +290,12 @@ fn log(message: &str) {
     unsafe { php_log_err_with_severity(c.as_ptr(), LOG_WARNING) };
 }
 
-pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+pub fn get_into<S: ValueSink>(
+    cache: &Cache,
+    ns: &Namespace,
+    key: &[u8],
+    sink: &mut S,
+) -> Option<ValueKind> {
     if !trusted(cache) {
         return None;
     }
@@ -299,7 +307,12 @@ pub fn get_into<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &
 }
 
 /// A near miss: the value from Redis into `sink` (the near copy is filled on the way).
-pub fn fetch_into_sink<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+pub fn fetch_into_sink<S: ValueSink>(
+    cache: &Cache,
+    ns: &Namespace,
+    key: &[u8],
+    sink: &mut S,
+) -> Option<ValueKind> {
     let mut copy = Vec::new();
     let kind = with(|t| t.fetch(cache, ns, key, &mut copy)).flatten()?;
     let buf = sink.buffer(kind, copy.len());
@@ -308,7 +321,15 @@ pub fn fetch_into_sink<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], 
     Some(kind)
 }
 
-pub fn store(cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: WriteMode) -> bool {
+pub fn store(
+    cache: &Cache,
+    ns: &Namespace,
+    key: &[u8],
+    kind: ValueKind,
+    value: &[u8],
+    ttl: i64,
+    mode: WriteMode,
+) -> bool {
     with(|t| t.store(cache, ns, key, kind, value, ttl, mode)).unwrap_or(false)
 }
 
@@ -346,7 +367,11 @@ pub fn status() -> Option<(String, TierCounters, Option<String>)> {
     if !on() {
         return None;
     }
-    let error = CONFIG_ERROR.lock().ok().and_then(|e| e.clone()).or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()));
+    let error = CONFIG_ERROR
+        .lock()
+        .ok()
+        .and_then(|e| e.clone())
+        .or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()));
     let (url, mut counters) = with(|t| (t.config().url.clone(), t.counters)).unwrap_or_default();
     counters.near_hits += NEAR_HITS.load(Ordering::Relaxed);
     Some((url, counters, error))

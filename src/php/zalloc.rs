@@ -17,7 +17,10 @@ const GC_STRING: u32 = IS_STRING | (1 << 4);
 /// returned pointer (PHP's zend_string_alloc, an inline function and so not callable from here).
 pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
     let header = offset_of!(zend_string, val);
-    let size = header.checked_add(len).and_then(|n| n.checked_add(1)).expect("value length fits in memory");
+    let size = header
+        .checked_add(len)
+        .and_then(|n| n.checked_add(1))
+        .expect("value length fits in memory");
     let layout = Layout::from_size_align(size, 8).expect("zend_string layout");
     let p = emalloc(layout).cast::<zend_string>();
     assert!(!p.is_null(), "emalloc returned null");

@@ -151,7 +151,12 @@ impl SharedStrings {
 #[inline]
 unsafe fn contents<'a>(s: *const zend_string) -> &'a [u8] {
     // SAFETY: the caller's contract; a zend_string's `len` bytes start at its `val` field.
-    unsafe { std::slice::from_raw_parts(s.cast::<u8>().add(std::mem::offset_of!(zend_string, val)), (*s).len) }
+    unsafe {
+        std::slice::from_raw_parts(
+            s.cast::<u8>().add(std::mem::offset_of!(zend_string, val)),
+            (*s).len,
+        )
+    }
 }
 
 /// The table slot for a string of 2..=32 bytes: its length, first and last eight (or four, or
@@ -160,9 +165,15 @@ unsafe fn contents<'a>(s: *const zend_string) -> &'a [u8] {
 fn slot_of(b: &[u8]) -> usize {
     let n = b.len();
     let (head, tail) = if n >= 8 {
-        (u64::from_le_bytes(b[..8].try_into().unwrap()), u64::from_le_bytes(b[n - 8..].try_into().unwrap()))
+        (
+            u64::from_le_bytes(b[..8].try_into().unwrap()),
+            u64::from_le_bytes(b[n - 8..].try_into().unwrap()),
+        )
     } else if n >= 4 {
-        (u32::from_le_bytes(b[..4].try_into().unwrap()) as u64, u32::from_le_bytes(b[n - 4..].try_into().unwrap()) as u64)
+        (
+            u32::from_le_bytes(b[..4].try_into().unwrap()) as u64,
+            u32::from_le_bytes(b[n - 4..].try_into().unwrap()) as u64,
+        )
     } else {
         (u16::from_le_bytes([b[0], b[1]]) as u64, b[n - 1] as u64)
     };

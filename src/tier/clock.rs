@@ -95,7 +95,12 @@ mod tests {
     use crate::engine::Config;
 
     fn cache() -> Cache {
-        Cache::create(&Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 }).unwrap()
+        Cache::create(&Config {
+            keys_memory_size: 1 << 16,
+            values_memory_size: 256 << 10,
+            compress_threshold: 0,
+        })
+        .unwrap()
     }
 
     #[test]
@@ -104,11 +109,18 @@ mod tests {
         let wall = super::super::now_ms();
         let first = check(&c, wall);
         assert!(!first.stepped_back, "a new region has nothing to empty");
-        assert_eq!(check(&c, wall + 10), Checked { word: first.word, stepped_back: false }, "jitter");
+        assert_eq!(
+            check(&c, wall + 10),
+            Checked { word: first.word, stepped_back: false },
+            "jitter"
+        );
         let back = check(&c, wall - 60_000);
         assert!(back.stepped_back && back.word != first.word);
         assert!(!check(&c, wall - 60_000).stepped_back, "the same step is reported once");
         assert!(!holds(&c, first.word), "a fill made before the step must not publish");
-        assert!(!check(&c, wall + 60_000).stepped_back, "a step forward only makes copies die early");
+        assert!(
+            !check(&c, wall + 60_000).stepped_back,
+            "a step forward only makes copies die early"
+        );
     }
 }

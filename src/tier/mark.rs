@@ -91,7 +91,12 @@ mod tests {
     use crate::engine::{Config, Namespace, ValueKind};
 
     fn cache() -> Cache {
-        Cache::create(&Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 }).unwrap()
+        Cache::create(&Config {
+            keys_memory_size: 1 << 20,
+            values_memory_size: 1 << 20,
+            compress_threshold: 0,
+        })
+        .unwrap()
     }
 
     #[test]
@@ -123,9 +128,16 @@ mod tests {
         word(&c, EPOCH).store(77, Ordering::SeqCst);
         renew(&c, 1_000);
         assert_eq!(enter_alone(&c, 1_120, 120), Alone::TakenOver { idle_seconds: 120 });
-        assert_eq!(word(&c, EPOCH).load(Ordering::SeqCst), 0, "a returning tiered process must not trust the copy");
+        assert_eq!(
+            word(&c, EPOCH).load(Ordering::SeqCst),
+            0,
+            "a returning tiered process must not trust the copy"
+        );
         assert_eq!(word(&c, MARK).load(Ordering::SeqCst), 0);
-        assert!(c.get(&ns, b"k", &mut Vec::new()).unwrap().is_none(), "the near copy of a Redis nobody follows is gone");
+        assert!(
+            c.get(&ns, b"k", &mut Vec::new()).unwrap().is_none(),
+            "the near copy of a Redis nobody follows is gone"
+        );
         // Then the region is this process's, and a later request finds it free.
         assert!(c.set(&ns, b"k", ValueKind(0), b"alone", 0).unwrap());
         assert_eq!(enter_alone(&c, 1_121, 120), Alone::Free);

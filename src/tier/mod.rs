@@ -274,7 +274,10 @@ impl Tier {
     /// Whether this request may read the near copy; syncs at the request's first call.
     pub fn trusted(&mut self, cache: &Cache) -> bool {
         let now = coarse_now();
-        if self.trust != Trust::Unknown && !self.config.resync_interval.is_zero() && now.saturating_sub(self.synced_at) >= self.config.resync_interval {
+        if self.trust != Trust::Unknown
+            && !self.config.resync_interval.is_zero()
+            && now.saturating_sub(self.synced_at) >= self.config.resync_interval
+        {
             // A long request (a CLI script, a worker loop) catches up with the other servers'
             // writes, or tries Redis again after a failure.
             self.trust = Trust::Unknown;
@@ -341,7 +344,13 @@ impl Tier {
     }
 
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
-    pub fn fetch<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+    pub fn fetch<S: ValueSink>(
+        &mut self,
+        cache: &Cache,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Option<ValueKind> {
         self.counters.near_misses += 1;
         let sent_ms = self.stamp(cache);
         let reply = self.call("get", ns, key, b"", b"")?;
@@ -368,7 +377,13 @@ impl Tier {
     }
 
     /// get: near copy first, then Redis. None on a miss or when the request is not trusted.
-    pub fn get<S: ValueSink>(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Option<ValueKind> {
+    pub fn get<S: ValueSink>(
+        &mut self,
+        cache: &Cache,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Option<ValueKind> {
         if !self.trusted(cache) {
             return None;
         }
@@ -383,7 +398,16 @@ impl Tier {
         self.fetch(cache, ns, key, sink)
     }
 
-    pub fn store(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64, mode: WriteMode) -> bool {
+    pub fn store(
+        &mut self,
+        cache: &Cache,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+        mode: WriteMode,
+    ) -> bool {
         if !self.trusted(cache) {
             return false;
         }
@@ -395,7 +419,9 @@ impl Tier {
         let encoded = encode_value(kind, value);
         let ttl_ms = if ttl < 0 { -1 } else { ttl.saturating_mul(1000) };
         let sent_ms = self.stamp(cache);
-        let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else { return false };
+        let Some(reply) = self.call(op, ns, key, &encoded, ttl_ms.to_string().as_bytes()) else {
+            return false;
+        };
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
             [Value::Int(1), id, rest @ ..] => {
@@ -405,7 +431,8 @@ impl Tier {
                 }
                 // (No PTTL: a TTL in the past deleted the key.)
                 let fill = match rest {
-                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl, self.wall_ms()).map(|expires_at| (kind, value, expires_at)),
+                    [Value::Int(pttl)] => near_expiry(sent_ms, *pttl, self.wall_ms())
+                        .map(|expires_at| (kind, value, expires_at)),
                     _ => None,
                 };
                 self.after_write(cache, ns, key, id, fill);
@@ -481,7 +508,11 @@ impl Tier {
         if !self.trusted(cache) {
             return false;
         }
-        let Some(reply) = self.call("cas", ns, key, old.to_string().as_bytes(), new.to_string().as_bytes()) else { return false };
+        let Some(reply) =
+            self.call("cas", ns, key, old.to_string().as_bytes(), new.to_string().as_bytes())
+        else {
+            return false;
+        };
         match reply.as_slice() {
             [Value::Int(1), id] => match stream_id(id) {
                 Some(id) => {
@@ -500,7 +531,9 @@ impl Tier {
             return false;
         }
         let Some(reply) = self.call("flush", ns, b"", b"", b"") else { return false };
-        let Some(id) = reply.get(1).and_then(stream_id) else { return self.protocol_error::<()>().is_some() };
+        let Some(id) = reply.get(1).and_then(stream_id) else {
+            return self.protocol_error::<()>().is_some();
+        };
         // This server's copy goes now (the stream entry reaches it too, harmlessly).
         if ns.is_root() {
             // Everything up to our entry is covered by the flush.
@@ -557,20 +590,36 @@ impl Tier {
         let candidate = random_epoch();
         let position = format_id(applied);
         let max_apply = self.config.max_apply.to_string();
-        let mut reply = self.call_raw("sync", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
+        let mut reply = self.call_raw(
+            "sync",
+            b"",
+            seen.as_bytes(),
+            &candidate,
+            position.as_bytes(),
+            max_apply.as_bytes(),
+        )?;
         if let [Value::Nil] = reply.as_slice() {
             // A Redis without an epoch yet (new, or one that lost its data): the writing
             // script sets one, unless another server's did meanwhile.
-            reply = self.call_raw("init", b"", seen.as_bytes(), &candidate, position.as_bytes(), max_apply.as_bytes())?;
+            reply = self.call_raw(
+                "init",
+                b"",
+                seen.as_bytes(),
+                &candidate,
+                position.as_bytes(),
+                max_apply.as_bytes(),
+            )?;
         }
         // `complete`: whether the stream still holds every entry after `applied` (script.lua).
-        let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice() else {
+        let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice()
+        else {
             return Err("unexpected reply to the sync script".into());
         };
         let redis_epoch = epoch_hash(&bulk(redis_epoch).ok_or("no epoch in the sync reply")?);
         let last = stream_id(last).ok_or("bad stream id")?;
         // (A new region has no epoch yet: 0, which no hash is.)
-        let fresh = epoch == redis_epoch && *complete == 1 && entries.len() <= self.config.max_apply;
+        let fresh =
+            epoch == redis_epoch && *complete == 1 && entries.len() <= self.config.max_apply;
         if !fresh {
             // Unknown position, another Redis (a restart that lost the data), missed entries
             // (trimmed) or too many: everything near goes.
@@ -639,7 +688,16 @@ impl Tier {
     /// `expires_at`: Unix seconds, 0 = never.
     /// True when the key's near copy is now the value or nothing (false only when the engine
     /// could neither publish nor delete: an older copy may still be there).
-    fn fill(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], expires_at: u64, q: u64) -> bool {
+    fn fill(
+        &mut self,
+        cache: &Cache,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        expires_at: u64,
+        q: u64,
+    ) -> bool {
         let recheck_delay = self.config.test_fill_recheck_delay;
         // Before the value can be visible: a sync that could let a request read it checks that
         // the entry is still in Redis' stream.
@@ -674,12 +732,21 @@ impl Tier {
     /// After a local write that Redis gave stream id `id`: a concurrent fill of an older value
     /// in this region must lose (so `claimed` reaches `id` first), then the near copy is the new
     /// value or nothing. The request that wrote reads its own write from here on.
-    fn after_write(&mut self, cache: &Cache, ns: &Namespace, key: &[u8], id: u64, fill: Option<(ValueKind, &[u8], u64)>) {
+    fn after_write(
+        &mut self,
+        cache: &Cache,
+        ns: &Namespace,
+        key: &[u8],
+        id: u64,
+        fill: Option<(ValueKind, &[u8], u64)>,
+    ) {
         raise(cache, CLAIMED, id);
         raise(cache, SEEN, id);
         fence(Ordering::SeqCst);
         let up_to_date = match fill {
-            Some((kind, value, expires_at)) => self.fill(cache, ns, key, kind, value, expires_at, id),
+            Some((kind, value, expires_at)) => {
+                self.fill(cache, ns, key, kind, value, expires_at, id)
+            }
             None => cache.delete(ns, key).is_ok(),
         };
         if up_to_date {
@@ -687,7 +754,14 @@ impl Tier {
         }
     }
 
-    fn call(&mut self, op: &str, ns: &Namespace, key: &[u8], a: &[u8], b: &[u8]) -> Option<Vec<Value>> {
+    fn call(
+        &mut self,
+        op: &str,
+        ns: &Namespace,
+        key: &[u8],
+        a: &[u8],
+        b: &[u8],
+    ) -> Option<Vec<Value>> {
         match self.call_raw(op, ns.name(), key, a, b, b"0") {
             Ok(v) => Some(v),
             Err(CallError::Refused(e)) => {
@@ -701,11 +775,27 @@ impl Tier {
         }
     }
 
-    fn call_raw(&mut self, op: &str, ns: &[u8], key: &[u8], a: &[u8], b: &[u8], limit: &[u8]) -> Result<Vec<Value>, CallError> {
+    fn call_raw(
+        &mut self,
+        op: &str,
+        ns: &[u8],
+        key: &[u8],
+        a: &[u8],
+        b: &[u8],
+        limit: &[u8],
+    ) -> Result<Vec<Value>, CallError> {
         let stream_length = self.config.stream_length.to_string();
         self.connection().map_err(CallError::Failed)?;
         let mut invocation = self.script.prepare_invoke();
-        invocation.key(self.config.prefix.as_bytes()).arg(op).arg(ns).arg(key).arg(a).arg(b).arg(stream_length.as_bytes()).arg(limit);
+        invocation
+            .key(self.config.prefix.as_bytes())
+            .arg(op)
+            .arg(ns)
+            .arg(key)
+            .arg(a)
+            .arg(b)
+            .arg(stream_length.as_bytes())
+            .arg(limit);
         self.counters.round_trips += 1;
         let connection = self.connection.as_mut().expect("opened above");
         let result: redis::RedisResult<Value> = invocation.invoke(connection);
@@ -783,7 +873,10 @@ impl Tier {
             redis::cmd("AUTH").arg(password).query::<()>(&mut c).map_err(|e| e.to_string())?;
         }
         if self.config.database != 0 {
-            redis::cmd("SELECT").arg(self.config.database).query::<()>(&mut c).map_err(|e| e.to_string())?;
+            redis::cmd("SELECT")
+                .arg(self.config.database)
+                .query::<()>(&mut c)
+                .map_err(|e| e.to_string())?;
         }
         Ok(c)
     }
@@ -805,7 +898,8 @@ impl Tier {
     fn refused(&mut self, e: String) {
         self.counters.redis_errors += 1;
         if self.warning.is_none() && self.trust != Trust::Untrusted {
-            self.warning = Some(format!("shmcache: Redis at {} refused a write ({e})", self.config.url));
+            self.warning =
+                Some(format!("shmcache: Redis at {} refused a write ({e})", self.config.url));
         }
     }
 
@@ -851,7 +945,9 @@ fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
             // (A name the engine refuses cannot have entries here.)
             Target::Key(ns, key) => {
                 if let Ok(ns) = Namespace::new(ns) {
-                    cache.delete(&ns, key).map_err(|e| format!("an invalidation could not be applied: {e}"))?;
+                    cache
+                        .delete(&ns, key)
+                        .map_err(|e| format!("an invalidation could not be applied: {e}"))?;
                 }
             }
             Target::Namespace(ns) => {
@@ -873,7 +969,9 @@ fn connection_url(url: &str) -> Result<String, String> {
         Ok(format!("redis://{rest}"))
     } else if let Some(path) = url.strip_prefix("unix://") {
         if !path.starts_with('/') {
-            return Err(format!("shmcache.redis: {url} needs an absolute socket path (unix:///run/redis.sock)"));
+            return Err(format!(
+                "shmcache.redis: {url} needs an absolute socket path (unix:///run/redis.sock)"
+            ));
         }
         Ok(format!("redis+unix://{path}"))
     } else {
@@ -899,11 +997,18 @@ static RESOLVING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::n
 /// unreachable DNS server holds it for seconds), so it runs on a thread of its own that the
 /// caller stops waiting for. One such thread per process at a time: while one is stuck, a
 /// connect fails at once instead of piling up threads.
-fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Result<Vec<std::net::SocketAddr>, String> {
+fn resolve(
+    host: &str,
+    port: u16,
+    timeout: Duration,
+    test_delay: Duration,
+) -> Result<Vec<std::net::SocketAddr>, String> {
     let pid = std::process::id();
     let running = RESOLVING.load(Ordering::Acquire);
     // (A value of another process was inherited across fork, without its thread.)
-    if running == pid || RESOLVING.compare_exchange(running, pid, Ordering::AcqRel, Ordering::Acquire).is_err() {
+    if running == pid
+        || RESOLVING.compare_exchange(running, pid, Ordering::AcqRel, Ordering::Acquire).is_err()
+    {
         return Err(format!("resolving {host} is still under way since an earlier connect"));
     }
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -912,7 +1017,8 @@ fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Re
         if !test_delay.is_zero() {
             std::thread::sleep(test_delay);
         }
-        let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(name.as_str(), port)).map(|a| a.collect::<Vec<_>>());
+        let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(name.as_str(), port))
+            .map(|a| a.collect::<Vec<_>>());
         RESOLVING.store(0, Ordering::Release);
         let _ = sender.send(addresses);
     });
@@ -924,7 +1030,9 @@ fn resolve(host: &str, port: u16, timeout: Duration, test_delay: Duration) -> Re
         Ok(Ok(addresses)) if !addresses.is_empty() => Ok(addresses),
         Ok(Ok(_)) => Err(format!("{host} has no address")),
         Ok(Err(e)) => Err(format!("resolving {host}: {e}")),
-        Err(_) => Err(format!("resolving {host} took longer than the connect timeout ({timeout:?})")),
+        Err(_) => {
+            Err(format!("resolving {host} took longer than the connect timeout ({timeout:?})"))
+        }
     }
 }
 
@@ -962,7 +1070,13 @@ fn namespace_tag(ns: &[u8]) -> [u8; 8] {
 /// be published after it. An id that does not name one entry exactly (`is_exact`) gets none.
 fn note_done(cache: &Cache, id: u64, target: &[u8; 8]) {
     if is_exact(id) {
-        let _ = cache.set(&reserved(), &done_key(id, target), ValueKind::INT, &0i64.to_le_bytes(), DONE_TTL);
+        let _ = cache.set(
+            &reserved(),
+            &done_key(id, target),
+            ValueKind::INT,
+            &0i64.to_le_bytes(),
+            DONE_TTL,
+        );
     }
 }
 
@@ -1136,12 +1250,15 @@ fn near_expiry(sent_ms: u64, pttl: i64, now_ms: u64) -> Option<u64> {
     match pttl {
         -1 => Some(0),
         p if p < 0 => None,
-        p => Some(sent_ms.saturating_add(p as u64).saturating_sub(clock::TOLERANCE_MS) / 1000).filter(|&t| t > now_ms / 1000),
+        p => Some(sent_ms.saturating_add(p as u64).saturating_sub(clock::TOLERANCE_MS) / 1000)
+            .filter(|&t| t > now_ms / 1000),
     }
 }
 
 fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]
@@ -1150,7 +1267,11 @@ mod tests {
 
     #[test]
     fn claimed_never_goes_down_not_even_across_a_flush_of_the_region() {
-        let config = crate::engine::Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 };
+        let config = crate::engine::Config {
+            keys_memory_size: 1 << 16,
+            values_memory_size: 256 << 10,
+            compress_threshold: 0,
+        };
         let cache = Cache::create(&config).unwrap();
         raise(&cache, CLAIMED, 10);
         cache.flush_all();
@@ -1162,7 +1283,11 @@ mod tests {
 
     #[test]
     fn a_fill_at_an_id_past_the_sequence_limit_loses_to_a_claim_of_the_same_packed_id() {
-        let config = crate::engine::Config { keys_memory_size: 1 << 16, values_memory_size: 256 << 10, compress_threshold: 0 };
+        let config = crate::engine::Config {
+            keys_memory_size: 1 << 16,
+            values_memory_size: 256 << 10,
+            compress_threshold: 0,
+        };
         let cache = Cache::create(&config).unwrap();
         let cut = parse_id(b"1700000000000-65535").unwrap();
         assert_eq!(parse_id(b"1700000000000-70000"), Some(cut), "both cut to the same position");
@@ -1205,6 +1330,9 @@ mod tests {
         assert_eq!(tcp_host_name("unix:///run/r.sock"), None);
         assert_eq!(tcp_host_name("tcp://localhost:6380"), Some(("localhost", 6380)));
         let addresses = resolve("localhost", 6380, Duration::from_secs(5), Duration::ZERO).unwrap();
-        assert!(addresses.iter().all(|a| a.ip().is_loopback() && a.port() == 6380), "{addresses:?}");
+        assert!(
+            addresses.iter().all(|a| a.ip().is_loopback() && a.port() == 6380),
+            "{addresses:?}"
+        );
     }
 }

@@ -47,7 +47,14 @@ impl Shared {
     pub fn new(len: usize) -> Shared {
         // SAFETY: fresh anonymous shared mapping, zero-filled, sized for `len` u64 words.
         let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), len * 8, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1, 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len * 8,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
         };
         assert_ne!(p, libc::MAP_FAILED);
         Shared { words: p.cast(), len }

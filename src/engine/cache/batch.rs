@@ -11,7 +11,9 @@ use super::read::{prefetch, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
-use crate::engine::index::{last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
+use crate::engine::index::{
+    last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -41,7 +43,11 @@ impl ReadTally {
 
     pub(super) fn count(&self, cache: &Cache) {
         let stats = &cache.region.header().stats;
-        for (counter, n) in [(Counter::Hits, self.hits), (Counter::Misses, self.misses), (Counter::Expired, self.expired)] {
+        for (counter, n) in [
+            (Counter::Hits, self.hits),
+            (Counter::Misses, self.misses),
+            (Counter::Expired, self.expired),
+        ] {
             if n > 0 {
                 stats.add(counter, n);
             }
@@ -87,7 +93,11 @@ impl Cache {
             check_key(key.as_ref())?;
             let key_string_hash = hash_of(&key);
             debug_assert_eq!(key_string_hash, string_hash(key.as_ref()));
-            let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key.as_ref()), self.buckets);
+            let probe = Probe::new(
+                key_string_hash.wrapping_add(ns.hash),
+                last_byte(key.as_ref()),
+                self.buckets,
+            );
             self.prefetch_buckets(&probe);
             Ok(Some((key, probe)))
         };
@@ -151,5 +161,4 @@ impl Cache {
     pub(super) fn prefetch_buckets(&self, probe: &Probe) {
         prefetch(self.index().line(probe.buckets[0]));
     }
-
 }

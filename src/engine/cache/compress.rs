@@ -23,7 +23,11 @@ impl Cache {
         self.compress_threshold != 0 && value.len() as u64 >= self.compress_threshold
     }
 
-    pub(super) fn maybe_compress<'v>(&self, value: &'v [u8], buf: &'v mut Vec<u8>) -> (&'v [u8], u8) {
+    pub(super) fn maybe_compress<'v>(
+        &self,
+        value: &'v [u8],
+        buf: &'v mut Vec<u8>,
+    ) -> (&'v [u8], u8) {
         if !self.worth_compressing(value) {
             return (value, 0);
         }
@@ -47,5 +51,4 @@ impl Cache {
             _ => (value, 0),
         }
     }
-
 }

@@ -18,7 +18,8 @@ use super::read::EntryRead;
 use super::write::PublishGuard;
 use super::{Cache, Namespace};
 use crate::engine::index::{
-    away_bucket, hint_says_away, home_bucket, is_away, is_pending, word_offset, word_tag, Probe, AWAY, PENDING, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+    away_bucket, hint_says_away, home_bucket, is_away, is_pending, word_offset, word_tag, Probe,
+    AWAY, PENDING, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
 };
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -81,38 +82,52 @@ impl Cache {
         let slot_of = &slot_of[..count];
         let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
         let mut tail = self.load_slots(slot_of, &mut words);
-        let is_free = |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
+        let is_free =
+            |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let mut stale_ok = false;
         if !words[..count].iter().any(|&w| is_free(w, tail)) {
             // Full buckets: entries of an older flush epoch are garbage too (reading their
             // epoch costs a ring access, so only now); failing that, try one cuckoo move.
             let epoch = self.epoch();
-            stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            stale_ok = words[..count]
+                .iter()
+                .any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
             if !stale_ok && self.relocate_one(probe) {
                 tail = self.load_slots(slot_of, &mut words);
             }
         }
         let words = &words[..count];
         let epoch = self.epoch();
-        let free = |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+        let free = |w: u64| {
+            is_free(w, tail)
+                || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch))
+        };
         // Victim: a free slot (empty, recycled by the ring, or flushed), at home if there is
         // one (a key at home is found by reading one line), else away; else the oldest entry.
         // Candidates are in that order, so the first free one is the choice.
         let chosen = match words.iter().position(|&w| free(w)) {
             Some(i) => i,
             None => {
-                let oldest = (0..count).min_by_key(|&i| word_offset(words[i], tail)).expect("a probe has at least one slot");
+                let oldest = (0..count)
+                    .min_by_key(|&i| word_offset(words[i], tail))
+                    .expect("a probe has at least one slot");
                 // The oldest entry may be this very key: a rival insert's, published or pending
                 // since we looked the key up (a rival that retried reuses its first append, so
                 // its offset can be older than every neighbour's). The scan below skips the
                 // victim, so it must be judged here, by the same rules.
                 let theirs = words[oldest];
-                if probe.matches(theirs & !PENDING, oldest >= SLOTS_PER_BUCKET) && matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+                if probe.matches(theirs & !PENDING, oldest >= SLOTS_PER_BUCKET)
+                    && matches!(
+                        self.read_key_cold(theirs & !PENDING, &ns.name, key),
+                        EntryRead::Same(_)
+                    )
+                {
                     if !is_pending(theirs) {
                         // Published: the retry finds it and updates it (or, for add, returns false).
                         return false;
                     }
-                    if word_offset(theirs & !PENDING, tail) < offset && !rival.presumed_dead(theirs) {
+                    if word_offset(theirs & !PENDING, tail) < offset && !rival.presumed_dead(theirs)
+                    {
                         rival.yielded(theirs);
                         std::thread::yield_now();
                         return false;
@@ -195,7 +210,9 @@ impl Cache {
                 self.clear_pending_word(home as usize * WORDS_PER_BUCKET + i, theirs, ns, key);
             }
         }
-        if !probe.has_away() || !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::SeqCst), probe.tag) {
+        if !probe.has_away()
+            || !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::SeqCst), probe.tag)
+        {
             return;
         }
         for (i, word) in index.bucket(away)[..SLOTS_PER_BUCKET].iter().enumerate() {
@@ -219,7 +236,11 @@ impl Cache {
     /// the tail, so it must be read after the words (a word published after an older tail
     /// reading would decode to a bogus offset).
     #[inline(always)]
-    pub(super) fn load_slots(&self, slots: &[usize], words: &mut [u64; 2 * SLOTS_PER_BUCKET]) -> u64 {
+    pub(super) fn load_slots(
+        &self,
+        slots: &[usize],
+        words: &mut [u64; 2 * SLOTS_PER_BUCKET],
+    ) -> u64 {
         let index = self.index();
         for (w, &slot) in words.iter_mut().zip(slots) {
             *w = index.load(slot, Ordering::Acquire);
@@ -244,8 +265,11 @@ impl Cache {
                 }
                 let here = (from / WORDS_PER_BUCKET) as u64;
                 let tag = word_tag(word);
-                let (other, moved) =
-                    if going_home { (home_bucket(here, tag, n), word & !AWAY) } else { (away_bucket(here, tag, n), word | AWAY) };
+                let (other, moved) = if going_home {
+                    (home_bucket(here, tag, n), word & !AWAY)
+                } else {
+                    (away_bucket(here, tag, n), word | AWAY)
+                };
                 if other == here || probe.buckets.contains(&other) {
                     continue;
                 }
@@ -269,5 +293,4 @@ impl Cache {
         }
         false
     }
-
 }

@@ -13,7 +13,9 @@ use std::sync::atomic::Ordering;
 
 use super::{Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::{checksum_of, HEADER_LEN};
-use crate::engine::index::{is_hint_word, is_pending, key_hash, last_byte, word_offset, word_tag, Probe};
+use crate::engine::index::{
+    is_hint_word, is_pending, key_hash, last_byte, word_offset, word_tag, Probe,
+};
 use crate::engine::MAX_KEY_LEN;
 
 /// How many slots ahead of the one being read `entries` requests an entry's header.
@@ -74,7 +76,8 @@ impl Cache {
         // new insert) can have been seen in both: keep the copy written last. Copies of a key
         // have the same hash, so sorting the hashes (cheaper than sorting or hashing the keys)
         // brings them together.
-        let mut by_hash: Vec<(u64, usize)> = found.iter().enumerate().map(|(i, e)| (e.key_hash, i)).collect();
+        let mut by_hash: Vec<(u64, usize)> =
+            found.iter().enumerate().map(|(i, e)| (e.key_hash, i)).collect();
         by_hash.sort_unstable();
         let mut superseded = vec![false; found.len()];
         for pair in by_hash.windows(2) {
@@ -90,7 +93,13 @@ impl Cache {
 
     /// The entry slot `slot` (holding `word`) points at, if it belongs to `ns`, is intact and
     /// validated, and is live. `key` is scratch space for the stored key.
-    fn listed_entry(&self, slot: usize, word: u64, ns: &Namespace, key: &mut Vec<u8>) -> Option<ListedEntry> {
+    fn listed_entry(
+        &self,
+        slot: usize,
+        word: u64,
+        ns: &Namespace,
+        key: &mut Vec<u8>,
+    ) -> Option<ListedEntry> {
         let cap = self.capacity;
         let (offset, pos, h) = self.resident_header(word)?;
         let total = h.total_len();
@@ -124,7 +133,10 @@ impl Cache {
         let value_pos = pos + HEADER_LEN as u64 + u64::from(h.key_len);
         // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
         let value_hash = unsafe { self.hash_of_copy(value_pos, h.stored_len as usize) };
-        if value_hash != h.value_hash || checksum_of(&h, hash) != h.checksum || !self.unchanged_since_read(offset) {
+        if value_hash != h.value_hash
+            || checksum_of(&h, hash) != h.checksum
+            || !self.unchanged_since_read(offset)
+        {
             return None;
         }
         if self.liveness(&h, self.read_generation(ns)) != Liveness::Live {

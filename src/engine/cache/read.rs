@@ -11,16 +11,19 @@
 //!   key has compared equal; values of DIRECT_COPY_MAX bytes or more and compressed values are
 //!   validated in a private buffer first, so a damaged length never sizes the caller's memory.
 
+use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{fence, Ordering};
-use std::cell::Cell;
 
 use super::sink::{CheckOnly, ValueSink};
 use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
 use crate::engine::error::Error;
-use crate::engine::index::{hint_says_away, last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET};
+use crate::engine::index::{
+    hint_says_away, last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET,
+    WORDS_PER_BUCKET,
+};
 use crate::engine::lz4;
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -36,7 +39,12 @@ pub(super) enum Lookup {
     /// The slot holding the key. `damaged`: its entry failed validation (the key bytes match but
     /// the checksum does not), so its header and value are not to be trusted: readers miss, and
     /// writers replace the slot instead of looking for another one.
-    Present { slot: usize, word: u64, header: EntryHeader, damaged: bool },
+    Present {
+        slot: usize,
+        word: u64,
+        header: EntryHeader,
+        damaged: bool,
+    },
 }
 
 /// Values validated without being kept are copied to the stack up to this length (every value
@@ -136,8 +144,18 @@ impl Cache {
     /// may be this key's entry, `Invalid` when it is not a whole entry written at `offset`
     /// (torn or overwritten), `Other` when its namespace and key lengths are another key's.
     #[inline(always)]
-    fn header_rules_out(&self, h: &EntryHeader, offset: u64, pos: u64, ns: &[u8], key: &[u8]) -> Option<EntryRead> {
-        if h.offset != offset || h.total_len() > self.max_entry_len || pos + h.total_len() > self.capacity {
+    fn header_rules_out(
+        &self,
+        h: &EntryHeader,
+        offset: u64,
+        pos: u64,
+        ns: &[u8],
+        key: &[u8],
+    ) -> Option<EntryRead> {
+        if h.offset != offset
+            || h.total_len() > self.max_entry_len
+            || pos + h.total_len() > self.capacity
+        {
             return Some(EntryRead::Invalid);
         }
         if h.ns_len as usize != ns.len() || h.key_len as usize != ns.len() + key.len() {
@@ -183,7 +201,14 @@ impl Cache {
     /// (`CheckOnly`) validates the head alone: the value is neither read nor hashed, so the
     /// cost does not depend on its size (the value's hash in the header is checked against the
     /// value by every read that takes it).
-    pub(super) fn read_full<S: ValueSink, const PREFETCHED: bool>(&self, word: u64, ns: &[u8], key: &[u8], key_hash: u64, sink: &mut S) -> EntryRead {
+    pub(super) fn read_full<S: ValueSink, const PREFETCHED: bool>(
+        &self,
+        word: u64,
+        ns: &[u8],
+        key: &[u8],
+        key_hash: u64,
+        sink: &mut S,
+    ) -> EntryRead {
         let Some((offset, pos)) = self.locate(word) else { return EntryRead::Other };
         let head_len = HEADER_LEN + ns.len() + key.len();
         // Entries never straddle the ring's end: this key's entry can't start here, so the slot
@@ -194,7 +219,10 @@ impl Cache {
         // The whole entry, as long as the slot word says (the value's length is not known yet),
         // unless a batch already asked for it; the head alone when the value is not read.
         if !PREFETCHED {
-            self.prefetch_ring(pos, if S::TAKES_VALUE { word_lines(word) * 64 } else { head_len as u64 });
+            self.prefetch_ring(
+                pos,
+                if S::TAKES_VALUE { word_lines(word) * 64 } else { head_len as u64 },
+            );
         }
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
         // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
@@ -239,7 +267,8 @@ impl Cache {
                     stored.set_len(stored_len);
                     value_hash
                 };
-                if value_hash != h.value_hash || !head_valid() || !self.unchanged_since_read(offset) {
+                if value_hash != h.value_hash || !head_valid() || !self.unchanged_since_read(offset)
+                {
                     return false;
                 }
                 // Validated, so the lengths can be trusted for the allocation below.
@@ -249,7 +278,9 @@ impl Cache {
                     // SAFETY: the sink guarantees `dst` is writable for out_len bytes and that
                     // nobody else touches them meanwhile; as MaybeUninit they need not be
                     // initialised (decompress_exact succeeds only after writing all of them).
-                    let out = unsafe { std::slice::from_raw_parts_mut(dst.cast::<MaybeUninit<u8>>(), out_len) };
+                    let out = unsafe {
+                        std::slice::from_raw_parts_mut(dst.cast::<MaybeUninit<u8>>(), out_len)
+                    };
                     lz4::decompress_exact(stored, out).is_ok()
                 } else {
                     // SAFETY: `dst` is writable for out_len == stored.len() bytes (see above) and
@@ -358,16 +389,26 @@ impl Cache {
     /// tag's group lives away; a writer always looks in both (it must find the key wherever a
     /// damaged hint may hide it, or it would store a second copy).
     #[inline(always)]
-    pub(super) fn find<const PREFETCHED: bool, const HINTED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], mut read: impl FnMut(u64) -> EntryRead) -> Lookup {
+    pub(super) fn find<const PREFETCHED: bool, const HINTED: bool>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        mut read: impl FnMut(u64) -> EntryRead,
+    ) -> Lookup {
         let index = self.index();
         let [home, away] = probe.buckets;
         let mut check = |slot: usize, word: u64| -> Option<Lookup> {
             match read(word) {
-                EntryRead::Same(header) => Some(Lookup::Present { slot, word, header, damaged: false }),
+                EntryRead::Same(header) => {
+                    Some(Lookup::Present { slot, word, header, damaged: false })
+                }
                 EntryRead::Invalid => {
                     self.count_validation_failure(word);
                     match self.read_key_cold(word, &ns.name, key) {
-                        EntryRead::Same(header) => Some(Lookup::Present { slot, word, header, damaged: true }),
+                        EntryRead::Same(header) => {
+                            Some(Lookup::Present { slot, word, header, damaged: true })
+                        }
                         _ => None,
                     }
                 }
@@ -385,7 +426,10 @@ impl Cache {
         }
         // The hint is read after the home slots: a key moved away meanwhile was counted
         // before it left home (index.rs).
-        if !probe.has_away() || (HINTED && !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::Acquire), probe.tag)) {
+        if !probe.has_away()
+            || (HINTED
+                && !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::Acquire), probe.tag))
+        {
             return Lookup::Absent;
         }
         for (i, word) in index.bucket(away)[..SLOTS_PER_BUCKET].iter().enumerate() {
@@ -402,7 +446,13 @@ impl Cache {
     /// Finds `key` for a writer (both buckets) and validates its entry, the value going to
     /// `sink`.
     #[inline(always)]
-    pub(super) fn find_full<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+    pub(super) fn find_full<S: ValueSink>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Lookup {
         self.prefetch_away(probe);
         self.find_full_as::<S, false, false>(probe, ns, key, sink)
     }
@@ -420,15 +470,29 @@ impl Cache {
     /// Finds `key` for a read (the away bucket only when the hint says so) and validates its
     /// whole entry, the value going to `sink`.
     #[inline(always)]
-    pub(super) fn find_to_read<S: ValueSink>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
+    pub(super) fn find_to_read<S: ValueSink>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Lookup {
         self.find_full_as::<S, false, true>(probe, ns, key, sink)
     }
 
     /// find_full; PREFETCHED when the caller has already requested the key's home bucket and
     /// entry, HINTED for a read (`find`).
     #[inline(always)]
-    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool, const HINTED: bool>(&self, probe: &Probe, ns: &Namespace, key: &[u8], sink: &mut S) -> Lookup {
-        self.find::<PREFETCHED, HINTED>(probe, ns, key, |word| self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink))
+    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool, const HINTED: bool>(
+        &self,
+        probe: &Probe,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Lookup {
+        self.find::<PREFETCHED, HINTED>(probe, ns, key, |word| {
+            self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink)
+        })
     }
 
     /// Finds the slot holding `key` without validating the value (for a writer: both buckets).
@@ -437,16 +501,26 @@ impl Cache {
         self.find::<false, false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
-
     /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
     /// kind is returned; on a miss the sink holds nothing the caller should use.
-    pub fn get_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+    pub fn get_into<S: ValueSink>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Result<Option<ValueKind>, Error> {
         self.get_into_hashed(ns, key, string_hash(key), sink)
     }
 
     /// `get_into` of a key whose `string_hash` the caller has at hand (PHP keeps it in every
     /// string it has hashed); it must be `string_hash(key)`.
-    pub fn get_into_hashed<S: ValueSink>(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, sink: &mut S) -> Result<Option<ValueKind>, Error> {
+    pub fn get_into_hashed<S: ValueSink>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        sink: &mut S,
+    ) -> Result<Option<ValueKind>, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
         let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
@@ -467,13 +541,17 @@ impl Cache {
 
     /// `get_into` that counts neither a hit nor a miss: for a listing showing values, which
     /// is not the application asking for them.
-    pub fn peek_into<S: ValueSink>(&self, ns: &Namespace, key: &[u8], sink: &mut S) -> Result<Option<ValueKind>, Error> {
+    pub fn peek_into<S: ValueSink>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        sink: &mut S,
+    ) -> Result<Option<ValueKind>, Error> {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
         Ok(self.read_probed::<S, false>(&probe, ns, key, generation, sink).kind())
     }
-
 
     /// One validated read of a probed key (counted by the caller).
     #[inline(always)]
@@ -503,7 +581,12 @@ impl Cache {
     }
 
     /// Looks `key` up; on a hit `out` holds exactly the value and its kind is returned.
-    pub fn get(&self, ns: &Namespace, key: &[u8], out: &mut Vec<u8>) -> Result<Option<ValueKind>, Error> {
+    pub fn get(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Option<ValueKind>, Error> {
         let hit = self.get_into(ns, key, out)?;
         if hit.is_none() {
             out.clear();
@@ -533,7 +616,9 @@ impl Cache {
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
         Ok(match self.find_to_read(&probe, ns, key, &mut CheckOnly) {
-            Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live => {
+            Lookup::Present { header, damaged: false, .. }
+                if self.liveness(&header, generation) == Liveness::Live =>
+            {
                 Some(EntryTimes::of(&header))
             }
             _ => None,
@@ -565,7 +650,6 @@ impl Cache {
         unsafe { self.ring.copy_out(pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
         (h.offset == offset).then_some((offset, pos, h))
     }
-
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ impl Cache {
     pub fn stats(&self) -> Stats {
         let h = self.region.header();
         let s = &h.stats;
-        let (lapped, corrupt) = (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
+        let (lapped, corrupt) =
+            (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
         let epoch = self.epoch();
         // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
         // slots, scaled, so a status page never walks (and faults in) a huge table.

@@ -24,7 +24,12 @@ impl Cache {
     }
 
     /// `delete` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
-    pub fn delete_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64) -> Result<bool, Error> {
+    pub fn delete_hashed(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+    ) -> Result<bool, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
         let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
@@ -40,7 +45,8 @@ impl Cache {
                     return Ok(false);
                 }
                 Lookup::Present { slot, word, header, damaged } => {
-                    let live = !damaged && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
+                    let live = !damaged
+                        && self.liveness(&header, self.read_generation(ns)) == Liveness::Live;
                     if self.index().swap(slot, word, 0, Ordering::AcqRel) {
                         self.clear_pending(&probe, ns, key);
                         if live {
@@ -60,7 +66,13 @@ impl Cache {
     }
 
     /// `incr` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
-    pub fn incr_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, delta: i64) -> Result<Option<i64>, Error> {
+    pub fn incr_hashed(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        delta: i64,
+    ) -> Result<Option<i64>, Error> {
         self.update_int(ns, key, key_string_hash, |old| Some(old.wrapping_add(delta)))
     }
 
@@ -70,17 +82,33 @@ impl Cache {
     }
 
     /// `cas` of a key whose `string_hash` the caller has at hand (see `write_hashed`).
-    pub fn cas_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, old: i64, new: i64) -> Result<bool, Error> {
+    pub fn cas_hashed(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        old: i64,
+        new: i64,
+    ) -> Result<bool, Error> {
         Ok(self.update_int(ns, key, key_string_hash, |cur| (cur == old).then_some(new))?.is_some())
     }
 
     /// Read–append–CAS loop on an integer entry; `f` returns None to leave it unchanged.
-    pub(super) fn update_int(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, f: impl Fn(i64) -> Option<i64>) -> Result<Option<i64>, Error> {
+    pub(super) fn update_int(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        f: impl Fn(i64) -> Option<i64>,
+    ) -> Result<Option<i64>, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
         let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
         // As in store_draft: the new entry will most likely go where the tail is now.
-        self.prefetch_ring(self.ring_size.pos(self.tail()), entry_len(ns.name.len() + key.len(), 8));
+        self.prefetch_ring(
+            self.ring_size.pos(self.tail()),
+            entry_len(ns.name.len() + key.len(), 8),
+        );
         let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
             let (slot, word, header) = match self.find_full(&probe, ns, key, &mut sink) {
@@ -113,7 +141,10 @@ impl Cache {
                 expires_at: header.expires_at,
                 stored_at: header.stored_at,
             };
-            let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch) else { continue };
+            let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch)
+            else {
+                continue;
+            };
             let new_word = make_word(probe.tag, offset, draft.entry_len()) | (word & AWAY);
             if self.index().swap(slot, word, new_word, Ordering::AcqRel) {
                 self.bump(Counter::Sets);
@@ -151,5 +182,4 @@ impl Cache {
             self.bump(Counter::NamespaceFlushes);
         }
     }
-
 }

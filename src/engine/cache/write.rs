@@ -22,7 +22,10 @@ use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Names
 use crate::engine::checksum;
 use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
 use crate::engine::error::Error;
-use crate::engine::index::{is_hint_word, last_byte, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD, PENDING};
+use crate::engine::index::{
+    is_hint_word, last_byte, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD,
+    PENDING,
+};
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
@@ -121,14 +124,39 @@ pub(super) struct Appended {
 }
 
 impl Cache {
-    pub fn set(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Unguarded)
+    pub fn set(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+    ) -> Result<bool, Error> {
+        self.store(
+            ns,
+            key,
+            string_hash(key),
+            kind,
+            value,
+            Lifetime::Ttl(ttl),
+            Mode::Set,
+            &mut Unguarded,
+        )
     }
 
     /// `set`, `add` or `replace` (`mode`) of a key whose `string_hash` the caller has at hand
     /// (PHP keeps it in every string it has hashed); it must be `string_hash(key)`.
     #[allow(clippy::too_many_arguments)]
-    pub fn write_hashed(&self, ns: &Namespace, key: &[u8], key_string_hash: u64, mode: Mode, kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
+    pub fn write_hashed(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        mode: Mode,
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+    ) -> Result<bool, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         self.store(ns, key, key_string_hash, kind, value, Lifetime::Ttl(ttl), mode, &mut Unguarded)
     }
@@ -148,7 +176,16 @@ impl Cache {
         ttl: i64,
         still_current: impl FnMut() -> bool,
     ) -> Result<bool, Error> {
-        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Set, &mut Checked(still_current))
+        self.store(
+            ns,
+            key,
+            string_hash(key),
+            kind,
+            value,
+            Lifetime::Ttl(ttl),
+            Mode::Set,
+            &mut Checked(still_current),
+        )
     }
 
     /// `set_if_current` with an absolute expiry (Unix seconds, 0 = never): a copy of a value
@@ -163,17 +200,58 @@ impl Cache {
         expires_at: u64,
         still_current: impl FnMut() -> bool,
     ) -> Result<bool, Error> {
-        self.store(ns, key, string_hash(key), kind, value, Lifetime::Until(expires_at), Mode::Set, &mut Checked(still_current))
+        self.store(
+            ns,
+            key,
+            string_hash(key),
+            kind,
+            value,
+            Lifetime::Until(expires_at),
+            Mode::Set,
+            &mut Checked(still_current),
+        )
     }
 
     /// Stores only if the key is not live; exactly one of many concurrent adders wins.
-    pub fn add(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Add, &mut Unguarded)
+    pub fn add(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+    ) -> Result<bool, Error> {
+        self.store(
+            ns,
+            key,
+            string_hash(key),
+            kind,
+            value,
+            Lifetime::Ttl(ttl),
+            Mode::Add,
+            &mut Unguarded,
+        )
     }
 
     /// Stores only if the key is live.
-    pub fn replace(&self, ns: &Namespace, key: &[u8], kind: ValueKind, value: &[u8], ttl: i64) -> Result<bool, Error> {
-        self.store(ns, key, string_hash(key), kind, value, Lifetime::Ttl(ttl), Mode::Replace, &mut Unguarded)
+    pub fn replace(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        kind: ValueKind,
+        value: &[u8],
+        ttl: i64,
+    ) -> Result<bool, Error> {
+        self.store(
+            ns,
+            key,
+            string_hash(key),
+            kind,
+            value,
+            Lifetime::Ttl(ttl),
+            Mode::Replace,
+            &mut Unguarded,
+        )
     }
 
     /// The expiry and store time of a write into `ns`, from one clock read.
@@ -217,7 +295,11 @@ impl Cache {
         }
         // Most writes have neither a TTL nor a store time to record: no clock read for them.
         let never = matches!(lifetime, Lifetime::Ttl(0) | Lifetime::Until(0));
-        let (expires_at, stored_at) = if never && !ns.records_store_times { (0, 0) } else { Self::times_of_write(lifetime, ns) };
+        let (expires_at, stored_at) = if never && !ns.records_store_times {
+            (0, 0)
+        } else {
+            Self::times_of_write(lifetime, ns)
+        };
         let mut store_as = |stored: &[u8], flags: u8| {
             if stored.len() > max_value {
                 return Err(Error::ValueTooLarge { len: value.len(), max: max_value });
@@ -244,7 +326,12 @@ impl Cache {
         })
     }
 
-    pub(super) fn store_draft<G: PublishGuard>(&self, d: &Draft<'_>, mode: Mode, guard: &mut G) -> Result<bool, Error> {
+    pub(super) fn store_draft<G: PublishGuard>(
+        &self,
+        d: &Draft<'_>,
+        mode: Mode,
+        guard: &mut G,
+    ) -> Result<bool, Error> {
         let probe = Probe::new(d.key_hash, last_byte(d.key), self.buckets);
         // The entry will most likely go where the tail is now (unless another process appends
         // first): start loading those lines while the lookup below waits for its bucket, so
@@ -275,9 +362,17 @@ impl Cache {
             let generation = self.write_generation(d.ns);
             let epoch = self.epoch();
             let offset = match appended {
-                Some(a) if a.generation == generation && a.epoch == epoch && self.still_fresh(a.offset) => a.offset,
+                Some(a)
+                    if a.generation == generation
+                        && a.epoch == epoch
+                        && self.still_fresh(a.offset) =>
+                {
+                    a.offset
+                }
                 _ => {
-                    let Some(offset) = self.append(d, probe.hash, generation, epoch) else { continue };
+                    let Some(offset) = self.append(d, probe.hash, generation, epoch) else {
+                        continue;
+                    };
                     appended = Some(Appended { offset, generation, epoch });
                     offset
                 }
@@ -286,13 +381,19 @@ impl Cache {
             let mut lost = false;
             let published = match lookup {
                 // The new word stays in the slot of the old one, home or away.
-                Lookup::Present { slot, word: old, .. } if G::GUARDED => match self.publish_guarded(slot, old, word | (old & AWAY), guard) {
-                    Guarded::Retry => false,
-                    Guarded::Published => true,
-                    Guarded::Lost => return Ok(false),
-                },
-                Lookup::Present { slot, word: old, .. } => self.index().swap(slot, old, word | (old & AWAY), Ordering::AcqRel),
-                Lookup::Absent => self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, guard, &mut lost),
+                Lookup::Present { slot, word: old, .. } if G::GUARDED => {
+                    match self.publish_guarded(slot, old, word | (old & AWAY), guard) {
+                        Guarded::Retry => false,
+                        Guarded::Published => true,
+                        Guarded::Lost => return Ok(false),
+                    }
+                }
+                Lookup::Present { slot, word: old, .. } => {
+                    self.index().swap(slot, old, word | (old & AWAY), Ordering::AcqRel)
+                }
+                Lookup::Absent => {
+                    self.insert_new(&probe, d.ns, d.key, offset, word, &mut rival, guard, &mut lost)
+                }
             };
             if G::GUARDED && lost {
                 return Ok(false);
@@ -311,7 +412,13 @@ impl Cache {
     /// key clears it). SeqCst: the guard's reads are ordered after the pending word is visible
     /// to a deleter (tiered mode's Dekker pairing, docs/design.md).
     #[cold]
-    fn publish_guarded<G: PublishGuard>(&self, slot: usize, old: u64, word: u64, guard: &mut G) -> Guarded {
+    fn publish_guarded<G: PublishGuard>(
+        &self,
+        slot: usize,
+        old: u64,
+        word: u64,
+        guard: &mut G,
+    ) -> Guarded {
         let index = self.index();
         let pending = word | PENDING;
         if !index.swap(slot, old, pending, Ordering::SeqCst) {
@@ -335,7 +442,13 @@ impl Cache {
 
     /// Appends an entry; None when the ring lapped our reservation before we could write it (a
     /// writer descheduled for a whole lap): then nothing is written and the caller retries.
-    pub(super) fn append(&self, d: &Draft<'_>, key_hash: u64, generation: u64, epoch: u64) -> Option<u64> {
+    pub(super) fn append(
+        &self,
+        d: &Draft<'_>,
+        key_hash: u64,
+        generation: u64,
+        epoch: u64,
+    ) -> Option<u64> {
         let key_len = d.ns.name.len() + d.key.len();
         let total = d.entry_len();
         let h = self.region.header();
@@ -427,5 +540,4 @@ impl Cache {
             }
         }
     }
-
 }
