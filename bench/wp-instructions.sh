@@ -39,7 +39,9 @@ count() { # count REGION PATH -> instructions of one render
   render "$1" "$2" callgrind_instructions
 }
 
-rows=(none "$@")
+# "perfect": bench/perfect-object-cache.php, values from a PHP file that an earlier render of
+# the page wrote and OPcache keeps compiled, the limit no shared cache can beat.
+rows=(none perfect "$@")
 if [ "${BENCH_WPI_TIER:-0}" = 1 ] || [ -n "${BENCH_REDIS_CACHE_DIR:-}" ]; then
   apt_need redis-server redis-tools
   redis-server --port 0 --unixsocket "$WORK/redis.sock" --unixsocketperm 700 --save "" --appendonly no \
@@ -62,6 +64,7 @@ for row in "${rows[@]}"; do
   rm -f "$WP_STACK_CONF/wp-config-extra.php"
   case $row in
     none) wp_stack_dropin off >&2 ;;
+    perfect) WP_STACK_DROPIN_SRC="$ROOT/bench/perfect-object-cache.php" wp_stack_dropin on >&2 ;;
     tiered)
       WP_STACK_DROPIN_SRC=$OUR_DROPIN wp_stack_dropin on >&2
       # (No resync inside the counted render, which callgrind slows to seconds: a real one takes
@@ -80,6 +83,8 @@ for row in "${rows[@]}"; do
   region="$WORK/region-$i" # a new, empty cache for each row
   line="| $row |"
   for path in / "$single"; do
+    # (Read by the perfect row only: one snapshot per page, written by its first render.)
+    export SHMCACHE_PERFECT_SNAPSHOT="$WORK/perfect-$i-$(printf %s "$path" | md5sum | cut -c1-8).php"
     for _ in 1 2 3; do render "$region" "$path" 2>"$WORK/last" >/dev/null; done
     line+=" $(count "$region" "$path") | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
   done

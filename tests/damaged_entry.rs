@@ -15,7 +15,7 @@
 //!     --test damaged_entry
 #![cfg(feature = "fuzzing")]
 
-use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind, ValueSink};
+use shmcache::engine::{Cache, Config, Namespace, ValueKind, ValueSink};
 
 /// Flips one byte of the value of the entry stored for `key` (the first match in the ring), as a
 /// stalled writer that lapped the ring or a stray write would.
@@ -106,21 +106,50 @@ fn delete_of_a_damaged_entry_agrees_with_get() {
     assert_eq!(out, b"new");
 }
 
-/// incr on a counter whose value is damaged misses, like get, and empties the slot too.
+/// Flips one bit of an in-place integer's pair (entry.rs `FLAG_IN_PLACE`), in its value word
+/// (`word` 0) or its check word (1): the pair lies at the first 16-aligned ring position after
+/// the entry's key.
+fn damage_pair(cache: &Cache, key: &[u8], word: usize, bit: u32) {
+    let l = cache.region().fuzz_layout();
+    // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
+    let ring = unsafe { std::slice::from_raw_parts_mut(l.base.add(l.ring.0), l.ring.1) };
+    let at = ring.windows(key.len()).rposition(|w| w == key).expect("entry in the ring");
+    let pair = (at + key.len() + 15) & !15;
+    let byte = pair + word * 8 + (bit / 8) as usize;
+    ring[byte] ^= 1 << (bit % 8);
+}
+
+/// incr on a counter whose pair is damaged misses, like get, and empties the slot too; every
+/// bit of the value word and of the check word is caught, by get and by incr alike.
 #[test]
 fn incr_of_a_damaged_counter_misses_and_unlinks_it() {
     let config =
         Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
-    let cache = Cache::create(&config).unwrap();
-    let ns = Namespace::root();
     let start: i64 = 0x0102_0304_0506_0708;
-    assert!(cache.set(&ns, b"counter", ValueKind::INT, &start.to_le_bytes(), 0).unwrap());
-    damage_value(&cache, b"counter", &start.to_le_bytes());
-    assert!(cache.exists(&ns, b"counter").unwrap(), "exists reads the head only");
-    assert_eq!(cache.incr(&ns, b"counter", 1).unwrap(), None);
-    assert!(!cache.exists(&ns, b"counter").unwrap(), "incr emptied the damaged slot");
-    assert_eq!(cache.stats().validation_corrupt, 1);
+    for word in 0..2 {
+        for bit in 0..64 {
+            let cache = Cache::create(&config).unwrap();
+            let ns = Namespace::root();
+            assert!(cache.set(&ns, b"counter", ValueKind::INT, &start.to_le_bytes(), 0).unwrap());
+            assert_eq!(cache.incr(&ns, b"counter", 1).unwrap(), Some(start + 1));
+            damage_pair(&cache, b"counter", word, bit);
+            assert!(cache.exists(&ns, b"counter").unwrap(), "exists reads the head only");
+            let mut out = Vec::new();
+            if bit % 2 == 0 {
+                assert_eq!(cache.incr(&ns, b"counter", 1).unwrap(), None, "word {word} bit {bit}");
+            } else {
+                assert_eq!(
+                    cache.get(&ns, b"counter", &mut out).unwrap(),
+                    None,
+                    "word {word} bit {bit}"
+                );
+            }
+            assert!(!cache.exists(&ns, b"counter").unwrap(), "the damaged slot was emptied");
+            assert_eq!(cache.stats().validation_corrupt, 1, "word {word} bit {bit}");
+        }
+    }
 }
+
 /// Flips the byte `at` bytes into the stored value of the entry for `key` (the first entry in
 /// the ring whose bytes hold `key`), whatever the stored form (compressed or not).
 fn damage_stored(cache: &Cache, key: &[u8], at: usize) {

@@ -16,7 +16,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use shmcache::engine::{
-    entry_value_hash, Cache, Config, Namespace, ValueKind, ENTRY_VALUE_HASH_RANGE,
+    entry_pair_matches, entry_value_hash, Cache, Config, Namespace, ValueKind,
+    ENTRY_VALUE_HASH_RANGE,
 };
 
 const HEADER: usize = 64;
@@ -68,7 +69,8 @@ fuzz_target!(|data: &[u8]| {
     let total = HEADER + key_len + stored_len;
     let forged_sum = flags & 4 != 0 && total <= ring_room;
     if forged_sum {
-        let value_hash = entry_value_hash(&entry[HEADER + key_len..total]);
+        let value_hash =
+            if entry[53] & 2 != 0 { 0 } else { entry_value_hash(&entry[HEADER + key_len..total]) };
         entry[ENTRY_VALUE_HASH_RANGE].copy_from_slice(&value_hash.to_le_bytes());
         entry[8..16].fill(0);
         let sum = shmcache::engine::entry_checksum(
@@ -80,12 +82,15 @@ fuzz_target!(|data: &[u8]| {
     // Whether the checksum field matches the bytes the header describes. libFuzzer learns
     // comparison operands, so an input can carry a valid checksum without bit 2 (it found one
     // within a minute): what must hold is that only entries with a matching checksum are hits.
+    // An in-place integer (flag 2) stores 0 as its value hash; its pair vouches for itself.
+    let in_place = entry[53] & 2 != 0;
     let sum_ok = total <= ring_room && {
         let mut head = entry[..HEADER + key_len].to_vec();
         head[8..16].fill(0);
         let value = &entry[HEADER + key_len..total];
+        let value_hash = if in_place { 0 } else { entry_value_hash(value) };
         shmcache::engine::entry_checksum(&head, value).to_le_bytes() == entry[8..16]
-            && entry_value_hash(value).to_le_bytes() == entry[ENTRY_VALUE_HASH_RANGE]
+            && value_hash.to_le_bytes() == entry[ENTRY_VALUE_HASH_RANGE]
     };
     let identical = entry[..HEADER + KEY.len() + original.len()] == {
         let mut e = hdr.to_vec();
@@ -104,7 +109,17 @@ fuzz_target!(|data: &[u8]| {
             assert!(sum_ok, "a forged entry without a valid checksum was returned");
             let value = &entry[HEADER + key_len..total];
             let flags_byte = entry[53];
-            if flags_byte & 1 != 0 {
+            if in_place {
+                // The entry starts at ring position 64 of a page-aligned ring: its pair is at
+                // the first 16-aligned position after the key.
+                let pair = ((64 + HEADER + key_len + 15) & !15) - 64;
+                let word = |at: usize| u64::from_le_bytes(entry[at..at + 8].try_into().unwrap());
+                assert_eq!(out, entry[pair..pair + 8], "an in-place hit is its pair's value");
+                assert!(
+                    entry_pair_matches(&entry[..HEADER + key_len], word(pair), word(pair + 8)),
+                    "an in-place pair failing its check was returned"
+                );
+            } else if flags_byte & 1 != 0 {
                 let raw = field(entry, 44, 4) as usize;
                 let d = lz4_flex::block::decompress(value, raw)
                     .expect("returned value must decompress");

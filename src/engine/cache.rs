@@ -181,6 +181,9 @@ pub struct Cache {
     buckets: Buckets,
     max_entry_len: u64,
     compress_threshold: u64,
+    /// The CPU can swap a 16-byte pair atomically: integers are stored in place
+    /// (entry.rs `FLAG_IN_PLACE`). Asked once, not on every write.
+    pair_swap: bool,
 }
 
 impl Cache {
@@ -209,6 +212,7 @@ impl Cache {
             buckets: Buckets::new(h.bucket_count),
             max_entry_len: h.max_entry_len,
             compress_threshold: h.compress_threshold,
+            pair_swap: ring::has_pair_swap(),
             region,
         }
     }

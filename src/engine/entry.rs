@@ -29,6 +29,14 @@ pub(crate) const CHECKSUM_RANGE: Range<usize> = 8..16;
 pub(crate) const EPOCH_FIELD: usize = 32;
 
 pub(crate) const FLAG_COMPRESSED: u8 = 1;
+/// An integer stored as an in-place pair: `IN_PLACE_LEN` value bytes holding, 16-aligned
+/// somewhere inside them (`pair_pos`), the integer and its check word (`pair_check`). incr,
+/// decr and cas change the pair with one atomic 16-byte swap instead of appending an entry;
+/// the header and its checksum never change, so they do not cover the pair (value_hash is 0)
+/// and the check word vouches for it instead.
+pub(crate) const FLAG_IN_PLACE: u8 = 2;
+/// Stored length of an in-place integer: 16 bytes of pair plus up to 15 of alignment, rounded.
+pub(crate) const IN_PLACE_LEN: u32 = 32;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,13 +98,10 @@ impl EntryHeader {
     }
 }
 
-/// The checksum of a valid entry with this head (header, then the stored namespace and key)
-/// and stored value, all taken as they lie in the ring: the lengths come from the header, the
-/// value's hash from `value` (a valid entry stores that hash in its header), and the checksum
-/// field is ignored. (The cache itself uses `checksum_of` with hashes it already has; this
-/// form is for tests and fuzzers that forge entries, which store `value_hash(value)` too.)
+/// The header and key hash of a head (header, then the stored namespace and key) as it lies
+/// in the ring, for tests and fuzzers that forge entries.
 #[cfg(any(test, feature = "fuzzing"))]
-pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
+fn forged_head(head: &[u8]) -> (EntryHeader, u64) {
     let mut h = EntryHeader::default();
     let n = head.len().min(HEADER_LEN);
     // SAFETY: at most HEADER_LEN bytes go into a local EntryHeader, whose fields are plain
@@ -107,9 +112,27 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     let stored = &head[n..];
     let key_end = (h.key_len as usize).min(stored.len());
     let ns_end = (h.ns_len as usize).min(key_end);
-    let key_hash = key_hash(namespace_hash(&stored[..ns_end]), &stored[ns_end..key_end]);
-    h.value_hash = value_hash(value);
+    (h, key_hash(namespace_hash(&stored[..ns_end]), &stored[ns_end..key_end]))
+}
+
+/// The checksum of a valid entry with this head (header, then the stored namespace and key)
+/// and stored value, all taken as they lie in the ring: the lengths come from the header, the
+/// value's hash from `value` (a valid entry stores that hash in its header; an in-place
+/// integer stores 0), and the checksum field is ignored. (The cache itself uses `checksum_of`
+/// with hashes it already has; this form is for tests and fuzzers that forge entries.)
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
+    let (mut h, key_hash) = forged_head(head);
+    h.value_hash = if h.flags & FLAG_IN_PLACE != 0 { 0 } else { value_hash(value) };
     checksum_of(&h, key_hash)
+}
+
+/// Whether `value` and `check` form a valid in-place pair for the entry with this head (its
+/// offset field and key), for tests and fuzzers that forge entries.
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn pair_matches(head: &[u8], value: u64, check: u64) -> bool {
+    let (h, key_hash) = forged_head(head);
+    pair_check(value, h.offset, key_hash) == check
 }
 
 /// Byte range of the value's hash inside an entry's header.
@@ -168,6 +191,24 @@ pub(crate) fn checksum_of(h: &EntryHeader, key_hash: u64) -> u64 {
 /// rounded up to 8.
 pub(crate) fn entry_len(key_len: usize, value_len: usize) -> u64 {
     align8((HEADER_LEN + key_len + value_len) as u64)
+}
+
+/// Ring position of an in-place integer's pair, for a value that starts at `value_pos`: the
+/// first 16-aligned position (what cmpxchg16b needs; the ring's base is page-aligned).
+#[inline(always)]
+pub(crate) fn pair_pos(value_pos: u64) -> u64 {
+    (value_pos + 15) & !15
+}
+
+/// The check word stored beside an in-place integer: a bijection of the value (an xor, then a
+/// multiply by an odd constant), salted with the entry's ring offset and key hash. As a
+/// bijection, every change of the value alone or of the check alone is caught, so a damaged
+/// byte or a read that took one word before a swap and the other after is never a value;
+/// the salt makes a pair copied from another entry, or left by an earlier lap, fail too.
+#[inline(always)]
+pub(crate) fn pair_check(value: u64, offset: u64, key_hash: u64) -> u64 {
+    let salt = key_hash ^ offset.rotate_left(29) ^ MIX[3];
+    (value ^ salt).wrapping_mul(MIX[5]) ^ MIX[6]
 }
 
 pub(crate) fn align8(n: u64) -> u64 {

@@ -22,7 +22,10 @@ pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink,
 pub use checksum::value_hash as entry_value_hash;
 /// How an entry's checksum is computed, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
-pub use entry::{checksum as entry_checksum, VALUE_HASH_RANGE as ENTRY_VALUE_HASH_RANGE};
+pub use entry::{
+    checksum as entry_checksum, pair_matches as entry_pair_matches,
+    VALUE_HASH_RANGE as ENTRY_VALUE_HASH_RANGE,
+};
 pub use error::Error;
 pub use index::string_hash;
 /// The engine's LZ4 block decoder, for the differential fuzz target.

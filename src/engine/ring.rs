@@ -60,6 +60,16 @@ pub(crate) fn reserve(tail: &AtomicU64, size: RingSize, len: u64) -> (u64, bool)
     }
 }
 
+/// True where this CPU can swap a 16-byte pair atomically, which in-place integer updates
+/// need; elsewhere integers are written as ordinary entries and every update appends.
+#[inline(always)]
+pub(crate) fn has_pair_swap() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("cmpxchg16b");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
 /// Whether an entry at `offset` can still be intact given the reserved `tail`.
 #[inline]
 pub(crate) fn is_intact(tail: u64, offset: u64, cap: u64) -> bool {
@@ -155,6 +165,69 @@ impl RingView {
         debug_assert!(pos + 64 <= self.cap);
         // SAFETY: the caller's contract; see racy_store_words.
         unsafe { racy_store_words(self.base.add(pos as usize), w) }
+    }
+
+    /// The two words of an in-place integer pair at `pos` (entry.rs `pair_pos`), the value
+    /// then its check, each in one load and in that order. The pair is only ever changed
+    /// whole (`swap_pair`), so a read that straddles a change gets one word of each state, and
+    /// the check tells it so.
+    ///
+    /// # Safety
+    /// `pos + 16 <= cap`.
+    #[inline(always)]
+    pub unsafe fn read_pair(&self, pos: u64) -> (u64, u64) {
+        debug_assert!(pos + 16 <= self.cap);
+        // SAFETY: the caller's contract; see racy_word.
+        let value = unsafe { racy_word(self.base.add(pos as usize)) };
+        // Loads are not reordered on x86_64; elsewhere the check must not be read first.
+        std::sync::atomic::fence(Ordering::Acquire);
+        // SAFETY: as above, for the second word.
+        let check = unsafe { racy_word(self.base.add(pos as usize + 8)) };
+        (value, check)
+    }
+
+    /// Stores an in-place integer pair (value, then check) at `pos`, as two words.
+    ///
+    /// # Safety
+    /// As `copy_in`, for 16 bytes.
+    #[inline(always)]
+    pub unsafe fn write_pair(&self, pos: u64, pair: [u64; 2]) {
+        debug_assert!(pos + 16 <= self.cap);
+        // SAFETY: the caller's contract; see racy_store_word.
+        unsafe {
+            racy_store_word(self.base.add(pos as usize), pair[0]);
+            racy_store_word(self.base.add(pos as usize + 8), pair[1]);
+        }
+    }
+
+    /// Replaces the 16 bytes at `pos` by `new` if they hold `old`, in one atomic instruction
+    /// (`lock cmpxchg16b`); returns what they held, which equals `old` when the swap happened.
+    /// A process killed at any point leaves either the old pair or the new one.
+    ///
+    /// # Safety
+    /// `pos` 16-aligned, `pos + 16 <= cap`, and the CPU has `cmpxchg16b` (`has_pair_swap`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn swap_pair(&self, pos: u64, old: (u64, u64), new: (u64, u64)) -> (u64, u64) {
+        debug_assert!(pos % 16 == 0 && pos + 16 <= self.cap);
+        let (mut low, mut high) = old;
+        // SAFETY: the caller's contract: the 16 bytes lie in the mapped ring and are aligned as
+        // cmpxchg16b requires (the ring's base is page-aligned). rbx is reserved by LLVM, so
+        // the new pair's low word goes through a scratch register and rbx is restored.
+        unsafe {
+            std::arch::asm!(
+                "xchg {scratch}, rbx",
+                "lock cmpxchg16b xmmword ptr [{p}]",
+                "mov rbx, {scratch}",
+                p = in(reg) self.base.add(pos as usize),
+                scratch = inout(reg) new.0 => _,
+                inout("rax") low,
+                inout("rdx") high,
+                in("rcx") new.1,
+                options(nostack),
+            )
+        };
+        (low, high)
     }
 
     /// Asks the CPU to start loading the cache line holding position `pos` (a hint: it reads
@@ -443,6 +516,30 @@ unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
 unsafe fn racy_store_words(p: *mut u8, w: [u64; 8]) {
     // SAFETY: the caller's contract; the source is a local array.
     unsafe { racy_copy(w.as_ptr().cast::<u8>(), p, 64) }
+}
+
+/// Stores one word at `p` in one assembly block (see `RingView`).
+///
+/// # Safety
+/// `p` writable for 8 bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn racy_store_word(p: *mut u8, word: u64) {
+    // SAFETY: the caller's contract; one 8-byte store (x86_64 needs no alignment).
+    unsafe {
+        std::arch::asm!("mov [{p}], {word}", p = in(reg) p, word = in(reg) word, options(nostack, preserves_flags))
+    };
+}
+
+/// Elsewhere: through racy_copy.
+///
+/// # Safety
+/// `p` writable for 8 bytes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn racy_store_word(p: *mut u8, word: u64) {
+    // SAFETY: the caller's contract; the source is a local array.
+    unsafe { racy_copy(word.to_ne_bytes().as_ptr(), p, 8) };
 }
 
 /// The 8 bytes at `p` as one word, read in one assembly block (see `RingView`).

@@ -11,8 +11,9 @@
 
 use std::sync::atomic::Ordering;
 
+use super::read::{in_place_shape, PairRead};
 use super::{Cache, Liveness, Namespace, ValueKind};
-use crate::engine::entry::{checksum_of, HEADER_LEN};
+use crate::engine::entry::{checksum_of, FLAG_IN_PLACE, HEADER_LEN};
 use crate::engine::index::{
     is_hint_word, is_pending, key_hash, last_byte, word_offset, word_tag, Probe,
 };
@@ -131,11 +132,14 @@ impl Cache {
             return None;
         }
         let value_pos = pos + HEADER_LEN as u64 + u64::from(h.key_len);
-        // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
-        let value_hash = unsafe { self.hash_of_copy(value_pos, h.stored_len as usize) };
-        if value_hash != h.value_hash
-            || checksum_of(&h, hash) != h.checksum
-            || !self.unchanged_since_read(offset)
+        let value_valid = if h.flags & FLAG_IN_PLACE != 0 {
+            in_place_shape(&h)
+                && matches!(self.read_in_place(value_pos, offset, hash), PairRead::Value(_))
+        } else {
+            // SAFETY: the value lies within the entry, inside the ring (pos + total <= cap).
+            unsafe { self.hash_of_copy(value_pos, h.stored_len as usize) == h.value_hash }
+        };
+        if !value_valid || checksum_of(&h, hash) != h.checksum || !self.unchanged_since_read(offset)
         {
             return None;
         }
@@ -145,7 +149,11 @@ impl Cache {
         Some(ListedEntry {
             key: key.clone(),
             kind: ValueKind(h.kind),
-            value_len: u64::from(if h.compressed() { h.raw_len } else { h.stored_len }),
+            value_len: u64::from(if h.compressed() || h.flags & FLAG_IN_PLACE != 0 {
+                h.raw_len
+            } else {
+                h.stored_len
+            }),
             entry_len: total,
             expires_at: u64::from(h.expires_at),
             stored_at: u64::from(h.stored_at),

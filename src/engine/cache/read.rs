@@ -18,7 +18,10 @@ use std::sync::atomic::{fence, Ordering};
 use super::sink::{CheckOnly, ValueSink};
 use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
-use crate::engine::entry::{checksum_of, EntryHeader, EPOCH_FIELD, HEADER_LEN, HEAD_MAX};
+use crate::engine::entry::{
+    checksum_of, pair_check, pair_pos, EntryHeader, EPOCH_FIELD, FLAG_IN_PLACE, HEADER_LEN,
+    HEAD_MAX, IN_PLACE_LEN,
+};
 use crate::engine::error::Error;
 use crate::engine::index::{
     hint_says_away, last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET,
@@ -109,6 +112,29 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
     // 0 to 3 bytes: the first, middle and last byte are all of them.
     n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1])
+}
+
+/// Reads of an in-place pair that fail their check before one is called `Busy`.
+const PAIR_READ_TRIES: usize = 64;
+
+/// What a read of an in-place integer pair found.
+pub(super) enum PairRead {
+    Value(u64),
+    /// The pair fails its check and does not change: its bytes were damaged (or the ring has
+    /// reused them, which the caller's re-check of the tail tells apart).
+    Damaged,
+    /// The pair changed under every read: others are swapping it.
+    Busy,
+}
+
+/// The only shape an in-place integer entry can have; anything else is not a whole entry.
+#[inline(always)]
+pub(super) fn in_place_shape(h: &EntryHeader) -> bool {
+    h.flags == FLAG_IN_PLACE
+        && ValueKind(h.kind) == ValueKind::INT
+        && h.stored_len == IN_PLACE_LEN
+        && h.raw_len == 8
+        && h.value_hash == 0
 }
 
 impl Cache {
@@ -249,6 +275,31 @@ impl Cache {
         let head_valid = || checksum_of(&h, key_hash) == h.checksum;
         let valid = if !S::TAKES_VALUE {
             head_valid() && self.unchanged_since_read(offset)
+        } else if h.flags & FLAG_IN_PLACE != 0 {
+            if !in_place_shape(&h) {
+                false
+            } else {
+                match self.read_in_place(value_pos, offset, key_hash) {
+                    PairRead::Value(value) => {
+                        if !(head_valid() && self.unchanged_since_read(offset)) {
+                            false
+                        } else {
+                            let dst = sink.buffer(kind, 8);
+                            // SAFETY: the sink guarantees `dst` is writable for 8 bytes.
+                            unsafe {
+                                std::ptr::write_unaligned(
+                                    dst.cast::<[u8; 8]>(),
+                                    value.to_le_bytes(),
+                                )
+                            };
+                            true
+                        }
+                    }
+                    PairRead::Damaged => false,
+                    // Swapped under us again and again: a miss, never a reason to drop the key.
+                    PairRead::Busy => return EntryRead::Other,
+                }
+            }
         } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);
             // SAFETY: the value lies within the entry (head_len + stored_len <= total, and
@@ -295,6 +346,29 @@ impl Cache {
             return EntryRead::Invalid;
         }
         EntryRead::Same(h)
+    }
+
+    /// Reads an in-place integer's pair (the value starts at ring position `value_pos`) and
+    /// checks it. A pair that fails its check and reads the same twice running is damaged; one
+    /// that keeps changing is being swapped by others (each failed read saw a swap land between
+    /// its two loads), which ends in `Busy` after a bounded number of tries.
+    #[inline(always)]
+    pub(super) fn read_in_place(&self, value_pos: u64, offset: u64, key_hash: u64) -> PairRead {
+        let at = pair_pos(value_pos);
+        let mut last = None;
+        for _ in 0..PAIR_READ_TRIES {
+            // SAFETY: in_place_shape checked that the entry's value bytes, which hold the pair,
+            // lie within the entry, and header_rules_out that the entry lies within the ring.
+            let (value, check) = unsafe { self.ring.read_pair(at) };
+            if pair_check(value, offset, key_hash) == check {
+                return PairRead::Value(value);
+            }
+            if last == Some((value, check)) {
+                return PairRead::Damaged;
+            }
+            last = Some((value, check));
+        }
+        PairRead::Busy
     }
 
     /// Starts loading the cache lines of `len` ring bytes at `pos`, so that an entry's header,

@@ -2,7 +2,8 @@
 //!
 //! Invariants: delete and every update are a CAS from the slot word the operation read, so none
 //! removes or overwrites a value written after the one it saw; an update appends a new entry
-//! like a write. Flushes are one atomic add (epoch) or a namespace-table update: O(1), and
+//! like a write, except that of an in-place integer, which is one 16-byte swap from the pair it
+//! read (so it too never overwrites a value it did not see). Flushes are one atomic add (epoch) or a namespace-table update: O(1), and
 //! entries are live only while the epoch and generation they were written under are current.
 
 use std::sync::atomic::Ordering;
@@ -11,7 +12,9 @@ use super::read::Lookup;
 use super::sink::{CheckOnly, LocalSink};
 use super::write::{Draft, MAX_ATTEMPTS};
 use super::{check_key, Cache, Liveness, Namespace, ValueKind};
-use crate::engine::entry::entry_len;
+use crate::engine::entry::{
+    entry_len, pair_check, pair_pos, EntryHeader, FLAG_IN_PLACE, HEADER_LEN,
+};
 use crate::engine::error::Error;
 use crate::engine::index::{last_byte, make_word, string_hash, Probe, AWAY};
 use crate::engine::stats::Counter;
@@ -127,6 +130,9 @@ impl Cache {
                 return Ok(None);
             }
             let current = i64::from_le_bytes(bytes);
+            if header.flags & FLAG_IN_PLACE != 0 {
+                return self.update_in_place(&header, slot, word, probe.hash, current, &f);
+            }
             let Some(next) = f(current) else { return Ok(None) };
             let bytes = next.to_le_bytes();
             let draft = Draft {
@@ -140,6 +146,7 @@ impl Cache {
                 // An increment keeps the entry's expiry and store time, as APCu's does.
                 expires_at: header.expires_at,
                 stored_at: header.stored_at,
+                in_place: self.in_place(ValueKind::INT, 0, &bytes),
             };
             let Some(offset) = self.append(&draft, probe.hash, header.ns_generation, header.epoch)
             else {
@@ -153,6 +160,64 @@ impl Cache {
             self.bump(Counter::CasRetries);
         }
         Err(Error::Contended)
+    }
+
+    /// The update of an in-place integer (entry.rs `FLAG_IN_PLACE`) that `find_full` just read
+    /// as `current`: one 16-byte swap of its pair, no new entry. A swap that finds another
+    /// value there (a rival's update landed first) retries from that value. The slot is not
+    /// re-checked: an update that lands on an entry a set or delete has just replaced, or the
+    /// ring has just reclaimed, began while the entry was the key's, and counts as done before
+    /// the replacement (as an append-based update publishing just before it would have).
+    #[cfg(target_arch = "x86_64")]
+    fn update_in_place(
+        &self,
+        header: &EntryHeader,
+        slot: usize,
+        word: u64,
+        key_hash: u64,
+        mut current: i64,
+        f: &impl Fn(i64) -> Option<i64>,
+    ) -> Result<Option<i64>, Error> {
+        let offset = header.offset;
+        let value_pos = self.ring_size.pos(offset) + HEADER_LEN as u64 + u64::from(header.key_len);
+        let at = pair_pos(value_pos);
+        let pair = |v: i64| (v as u64, pair_check(v as u64, offset, key_hash));
+        for _ in 0..MAX_ATTEMPTS {
+            let Some(next) = f(current) else { return Ok(None) };
+            // SAFETY: find_full validated the entry, whose IN_PLACE_LEN value bytes hold the
+            // 16-aligned pair inside the ring; entries are only written where the CPU has
+            // cmpxchg16b (write.rs `Draft::in_place`), and a region never leaves its machine.
+            let seen = unsafe { self.ring.swap_pair(at, pair(current), pair(next)) };
+            if seen == pair(current) {
+                self.bump(Counter::Sets);
+                return Ok(Some(next));
+            }
+            if pair_check(seen.0, offset, key_hash) != seen.1 {
+                // Not a pair of this entry: the ring reused the bytes (the key is gone) or
+                // they are damaged (then nobody may keep reading them).
+                if self.unchanged_since_read(offset) {
+                    self.unlink_damaged(slot, word);
+                }
+                return Ok(None);
+            }
+            current = seen.0 as i64;
+            self.bump(Counter::CasRetries);
+        }
+        Err(Error::Contended)
+    }
+
+    /// Without cmpxchg16b no in-place entry is ever written.
+    #[cfg(not(target_arch = "x86_64"))]
+    fn update_in_place(
+        &self,
+        _header: &EntryHeader,
+        _slot: usize,
+        _word: u64,
+        _key_hash: u64,
+        _current: i64,
+        _f: &impl Fn(i64) -> Option<i64>,
+    ) -> Result<Option<i64>, Error> {
+        Ok(None)
     }
 
     /// Invalidates every entry of every namespace in O(1).

@@ -20,7 +20,10 @@ use super::read::Lookup;
 use super::sink::CheckOnly;
 use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
-use crate::engine::entry::{checksum_of, entry_len, EntryHeader, FLAG_COMPRESSED, HEADER_LEN};
+use crate::engine::entry::{
+    checksum_of, entry_len, pair_check, pair_pos, EntryHeader, FLAG_COMPRESSED, FLAG_IN_PLACE,
+    HEADER_LEN, IN_PLACE_LEN,
+};
 use crate::engine::error::Error;
 use crate::engine::index::{
     is_hint_word, last_byte, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD,
@@ -72,11 +75,21 @@ pub(super) struct Draft<'a> {
     pub(super) raw_len: u32,
     pub(super) expires_at: u32,
     pub(super) stored_at: u32,
+    /// Stored as an in-place integer pair (entry.rs `FLAG_IN_PLACE`): `Cache::in_place`.
+    pub(super) in_place: bool,
 }
 
 impl Draft<'_> {
     pub(super) fn entry_len(&self) -> u64 {
-        entry_len(self.ns.name.len() + self.key.len(), self.stored.len())
+        entry_len(self.ns.name.len() + self.key.len(), self.stored_len() as usize)
+    }
+
+    fn stored_len(&self) -> u32 {
+        if self.in_place {
+            IN_PLACE_LEN
+        } else {
+            self.stored.len() as u32
+        }
     }
 }
 
@@ -314,6 +327,7 @@ impl Cache {
                 raw_len: value.len() as u32,
                 expires_at,
                 stored_at,
+                in_place: self.in_place(kind, flags, stored),
             };
             self.store_draft(&draft, mode, guard)
         };
@@ -435,6 +449,13 @@ impl Cache {
         }
     }
 
+    /// Whether a value is stored as an in-place integer pair (entry.rs `FLAG_IN_PLACE`): every
+    /// integer, where the CPU can swap the pair.
+    #[inline(always)]
+    pub(super) fn in_place(&self, kind: ValueKind, flags: u8, stored: &[u8]) -> bool {
+        kind == ValueKind::INT && flags == 0 && stored.len() == 8 && self.pair_swap
+    }
+
     /// An appended entry may be published only while it is far from being recycled.
     pub(super) fn still_fresh(&self, offset: u64) -> bool {
         ring::is_intact(self.tail() + self.max_entry_len, offset, self.capacity)
@@ -450,6 +471,7 @@ impl Cache {
         epoch: u64,
     ) -> Option<u64> {
         let key_len = d.ns.name.len() + d.key.len();
+        let in_place = d.in_place;
         let total = d.entry_len();
         let h = self.region.header();
         let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.ring_size, total);
@@ -464,16 +486,17 @@ impl Cache {
             expires_at: d.expires_at,
             stored_at: d.stored_at,
             epoch,
-            stored_len: d.stored.len() as u32,
+            stored_len: d.stored_len(),
             raw_len: d.raw_len,
             key_len: key_len as u16,
             ns_len: d.ns.name.len() as u16,
             kind: d.kind.0,
-            flags: d.flags,
+            flags: d.flags | if in_place { FLAG_IN_PLACE } else { 0 },
             _pad: [0; 2],
             // Hashed from our own copy of the value, never from the ring: a writer lapped while
-            // copying must not give the bytes it finds there a valid checksum.
-            value_hash: checksum::value_hash(d.stored),
+            // copying must not give the bytes it finds there a valid checksum. An in-place
+            // pair vouches for itself (its check word), so the header does not cover it.
+            value_hash: if in_place { 0 } else { checksum::value_hash(d.stored) },
         };
         eh.checksum = checksum_of(&eh, key_hash);
         let pos = self.ring_size.pos(offset);
@@ -506,9 +529,29 @@ impl Cache {
             self.ring.write_words(pos, eh.words());
             self.ring.copy_in(ns_pos, &d.ns.name);
             self.ring.copy_in(key_pos, d.key);
-            self.ring.copy_in(value_pos, d.stored);
+            if in_place {
+                self.write_in_place(value_pos, d.stored, offset, key_hash);
+            } else {
+                self.ring.copy_in(value_pos, d.stored);
+            }
         }
         Some(offset)
+    }
+
+    /// Writes an in-place integer's pair for the value that starts at `value_pos` (out of line:
+    /// the string writes that dominate do not carry it).
+    ///
+    /// # Safety
+    /// As `append`'s copies: `value_pos` starts the IN_PLACE_LEN value bytes of a reservation
+    /// of ours, not yet published.
+    #[inline(never)]
+    unsafe fn write_in_place(&self, value_pos: u64, stored: &[u8], offset: u64, key_hash: u64) {
+        let value = u64::from_le_bytes(stored.try_into().unwrap_or_default());
+        // SAFETY: the caller's contract; the pair ends within the IN_PLACE_LEN value bytes
+        // (entry.rs pair_pos).
+        unsafe {
+            self.ring.write_pair(pair_pos(value_pos), [value, pair_check(value, offset, key_hash)])
+        };
     }
 
     /// Run by the writer whose reservation started lap `lap` of the ring (exactly one
