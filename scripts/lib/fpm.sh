@@ -17,10 +17,10 @@ fpm_publish() {
   for f in "$@"; do install -m 0644 "$f" "$dir/"; done
 }
 
-# fpm_global PIDFILE ERROR_LOG [LINE...]: the [global] section of a master that stays in the
-# foreground (fpm_start ends it by its process group); each LINE follows as it is.
+# fpm_global PIDFILE ERROR_LOG [LINE...]: a master's [global] section; each LINE follows as it
+# is. (fpm_start's -F keeps a master in the foreground whatever daemonize says.)
 fpm_global() {
-  printf '[global]\npid = %s\nerror_log = %s\nlog_level = notice\ndaemonize = no\n' "$1" "$2"
+  printf '[global]\npid = %s\nerror_log = %s\nlog_level = notice\n' "$1" "$2"
   shift 2
   [ $# -eq 0 ] || printf '%s\n' "$@"
 }
