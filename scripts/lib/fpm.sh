@@ -1,6 +1,6 @@
 # The PHP-FPM test harness: the scripts that run php-fpm masters of their own (each test's pools,
 # config, sockets and logs in its own directory, never the system's FPM) write, start, stop and
-# query them with these. Sourced after scripts/common.sh ($SO, $PHP_VER, log).
+# query them with these. Sourced after scripts/common.sh ($SO, $PHP_VER).
 
 # fpm_publish DIR [FILE...]: $SO as DIR/libshmcache.so and a copy of each FILE, DIR and all of
 # them world-readable: the pools' users (www-data, nobody) must read them, and the checkout may be
