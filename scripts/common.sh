@@ -32,18 +32,26 @@ need_build_deps() {
   fi
 }
 
+# so_loads: true when PHP, without any php.ini, loads $SO as the shmcache module.
+# (no grep -q: under pipefail, grep quitting early makes php die of SIGPIPE)
+so_loads() { php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; }
+
 build_release() {
   need_build_deps
   log "building libshmcache.so (release)"
   (cd "$ROOT" && cargo build --release --quiet)
   # A build that PHP cannot load must stop everything here.
-  # (no grep -q: under pipefail, grep quitting early makes php die of SIGPIPE)
-  if ! php -n -d extension="$SO" -m | grep -x shmcache >/dev/null; then
+  if ! so_loads; then
     echo "FATAL: PHP cannot load $SO" >&2
     php -n -d extension="$SO" -m >&2 || true
     exit 1
   fi
 }
+
+# need_so: builds only when PHP cannot load $SO (a fresh checkout): a test script run on its own
+# tests the build that is there (scripts/test.sh has just made it; in a chroot, SHMCACHE_SO is
+# that PHP's build).
+need_so() { so_loads || build_release; }
 
 # Test scripts: `check NAME COMMAND...` runs the command, prints PASS/FAIL and counts it in
 # $passed / $failed (each script ends with: echo "$passed passed, $failed failed").

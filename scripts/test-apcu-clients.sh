@@ -21,9 +21,7 @@ source "$(dirname "$0")/common.sh"
 set +eu +o pipefail
 
 apt_need php8.2-cli php-symfony-cache php-psr-simple-cache php-illuminate-cache composer
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 
 RUN=$(mktemp -d /tmp/shmcache-apcu-clients.XXXXXX)
 trap 'rm -rf "$RUN"' EXIT

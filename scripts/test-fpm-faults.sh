@@ -18,11 +18,10 @@
 # Run by scripts/test.sh; prints PASS/FAIL lines and figures, ends with "N passed, N failed".
 # Knobs: FPM_KILLS (default 300), FPM_KEEP=1 keeps the temp dir.
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/lib/fpm.sh"
 set +e +o pipefail
 apt_need php$PHP_VER-fpm libfcgi-bin procps
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 
 KILLS=${FPM_KILLS:-300}
 KEYS_MEM=$((1 << 20))
@@ -31,8 +30,7 @@ TERMINATE=3   # request_terminate_timeout (wall clock)
 MAX_EXEC=1    # max_execution_time (CPU time on Linux)
 
 TMP=$(mktemp -d /tmp/shmcache-fpm.XXXXXX)
-cp "$SO" "$TMP/libshmcache.so"
-cp "$ROOT/tests/fpm/worker.php" "$TMP/worker.php"
+fpm_publish "$TMP" "$ROOT/tests/fpm/worker.php"
 SOCK="$TMP/fpm.sock"
 MASTER=""
 BG=()
@@ -40,12 +38,7 @@ BG=()
 cleanup() {
   local p
   for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done
-  if [ -n "$MASTER" ]; then
-    # The master runs in a process group of its own (setsid): end it and its workers.
-    kill -TERM -- "-$MASTER" 2>/dev/null
-    for _ in $(seq 50); do kill -0 "$MASTER" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$MASTER" 2>/dev/null
-  fi
+  [ -z "$MASTER" ] || fpm_stop "$MASTER"
   if [ "${FPM_KEEP:-0}" = 1 ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
@@ -59,17 +52,8 @@ finish() {
 
 # fcgi QUERY [TIMEOUT]: one request to the pool; prints the body's RESULT line (nothing when the
 # request died). Returns 124 when the client had to be timed out (a hang).
-fcgi() {
-  local q=$1 t=${2:-10} out rc
-  out=$(timeout "$t" env -i SCRIPT_FILENAME="$TMP/worker.php" SCRIPT_NAME=/worker.php \
-    REQUEST_URI="/worker.php?$q" DOCUMENT_URI=/worker.php QUERY_STRING="$q" REQUEST_METHOD=GET \
-    SERVER_NAME=localhost SERVER_PROTOCOL=HTTP/1.1 GATEWAY_INTERFACE=CGI/1.1 \
-    /usr/bin/cgi-fcgi -bind -connect "${FCGI_SOCK:-$SOCK}" 2>/dev/null)
-  rc=$?
-  grep -a '^RESULT' <<<"$out" | head -n 1
-  [ "$rc" -eq 124 ] && return 124
-  return 0
-}
+# FCGI_SOCK sends it to another pool.
+fcgi() { fcgi_request "${FCGI_SOCK:-$SOCK}" "$TMP/worker.php" "$@"; }
 field() { # field NAME LINE
   local v=${2#* $1=}
   [ "$v" = "$2" ] && { echo ""; return; }
@@ -83,62 +67,30 @@ count_log() { count_in "$1" "$TMP/fpm.log"; }
 
 # ---- the pool ----
 run_as=""
-root_flag=""
+root_flag=()
 if [ "$(id -u)" -eq 0 ]; then
-  run_as=$'user = root\ngroup = root'
-  root_flag="-R"
+  run_as=root:root
+  root_flag=(-R)
 fi
-cat >"$TMP/fpm.conf" <<EOF
-[global]
-pid = $TMP/fpm.pid
-error_log = $TMP/fpm.log
-log_level = notice
-daemonize = no
-process_control_timeout = 5s
-
-[faults]
-$run_as
-listen = $SOCK
-pm = static
-pm.max_children = 4
-request_terminate_timeout = ${TERMINATE}s
-catch_workers_output = yes
-decorate_workers_output = no
-php_admin_value[error_log] = $TMP/php.log
-php_admin_flag[log_errors] = on
-php_admin_flag[display_errors] = off
-php_value[max_execution_time] = $MAX_EXEC
-php_value[memory_limit] = 256M
-
-; One worker of its own, to measure what a fatal error inside unserialize() leaves behind.
-[leak]
-$run_as
-listen = $TMP/leak.sock
-pm = static
-pm.max_children = 1
-php_admin_value[error_log] = $TMP/php-leak.log
-php_admin_flag[log_errors] = on
-php_admin_flag[display_errors] = off
-php_value[max_execution_time] = $MAX_EXEC
-php_value[memory_limit] = 256M
-EOF
+limits=("php_value[max_execution_time] = $MAX_EXEC" "php_value[memory_limit] = 256M")
+{
+  fpm_global "$TMP/fpm.pid" "$TMP/fpm.log" "process_control_timeout = 5s"
+  fpm_pool faults "$run_as" "$SOCK" 4 "request_terminate_timeout = ${TERMINATE}s" \
+    "${FPM_WORKER_ERRORS[@]}" "php_admin_value[error_log] = $TMP/php.log" "${limits[@]}"
+  # One worker of its own, to measure what a fatal error inside unserialize() leaves behind.
+  fpm_pool leak "$run_as" "$TMP/leak.sock" 1 "php_admin_value[error_log] = $TMP/php-leak.log" \
+    "php_admin_flag[log_errors] = on" "php_admin_flag[display_errors] = off" "${limits[@]}"
+} >"$TMP/fpm.conf"
 
 ring_off=$(( (266240 + KEYS_MEM / 32 * 32 + 4095) / 4096 * 4096 ))
 REGION_LEN=$((ring_off + VALUES_MEM))
 
 log "starting php-fpm$PHP_VER (4 workers, request_terminate_timeout=${TERMINATE}s, max_execution_time=${MAX_EXEC}s)"
-# setsid: a process group of its own, ended as a whole; the leader writes its PID and execs fpm.
-setsid bash -c 'echo $$ >"$0"; exec "$@"' "$TMP/master.pid" \
-  php-fpm$PHP_VER -n $root_flag -F -y "$TMP/fpm.conf" -d extension="$TMP/libshmcache.so" \
-  -d shmcache.keys_memory_size=$KEYS_MEM -d shmcache.values_memory_size=$VALUES_MEM >"$TMP/fpm.out" 2>&1 &
-for _ in $(seq 50); do [ -s "$TMP/master.pid" ] && break; sleep 0.05; done
-MASTER=$(cat "$TMP/master.pid")
-up=false
-for _ in $(seq 100); do
-  if [ -S "$SOCK" ] && [[ $(fcgi "op=ping" 5) == "RESULT ok"* ]]; then up=true; break; fi
-  sleep 0.1
-done
-if ! $up; then
+fpm_start "$TMP/fpm.conf" "$TMP/fpm.out" "${root_flag[@]}" -d extension="$TMP/libshmcache.so" \
+  -d shmcache.keys_memory_size=$KEYS_MEM -d shmcache.values_memory_size=$VALUES_MEM
+MASTER=$FPM_MASTER
+answers_ping() { [ -S "$SOCK" ] && [[ $(fcgi "op=ping" 5) == "RESULT ok"* ]]; }
+if ! fpm_wait answers_ping; then
   echo "FAIL: php-fpm did not start"; cat "$TMP/fpm.out" "$TMP/fpm.log" 2>/dev/null | tail -n 20
   failed=$((failed + 1))
   finish

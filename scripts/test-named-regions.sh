@@ -23,6 +23,7 @@
 # Region files are /dev/shm/shmcache.nrt<PID>-*, removed at the end. Prints PASS/FAIL lines and
 # ends with "N passed, N failed". NAMED_KEEP=1 keeps target/named-regions.<PID>.
 source "$(dirname "$0")/wp-stack.sh"
+source "$(dirname "$0")/lib/fpm.sh"
 set +eu +o pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -31,28 +32,20 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 0
 fi
 apt_need php8.2-fpm php8.2-cli libfcgi-bin procps util-linux
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 
 TAG="nrt$$"
 RUN="$ROOT/target/named-regions.$$"
 mkdir -p "$RUN"
-# What the pools' users must read (the script, the library) lives in a world-readable directory:
-# the checkout itself may be private to root.
+# What the pools' users must read (the script, the library), out of the checkout.
 PUB=$(mktemp -d /tmp/shmcache-named.XXXXXX)
-chmod 0755 "$PUB"
-cp "$SO" "$PUB/libshmcache.so"
-cp "$ROOT/tests/fpm/named.php" "$PUB/named.php"
-chmod 0644 "$PUB/libshmcache.so" "$PUB/named.php"
+fpm_publish "$PUB" "$ROOT/tests/fpm/named.php"
 MASTER=""
 T0=$SECONDS
 
 stop_master() {
   [ -n "$MASTER" ] || return 0
-  kill -TERM -- "-$MASTER" 2>/dev/null
-  for _ in $(seq 100); do kill -0 "$MASTER" 2>/dev/null || break; sleep 0.05; done
-  kill -KILL -- "-$MASTER" 2>/dev/null
+  fpm_stop "$MASTER"
   MASTER=""
 }
 cleanup() {
@@ -74,12 +67,7 @@ jget() {
 }
 
 # fcgi POOL QUERY: the RESULT line of one request to that pool (empty when it failed).
-fcgi() {
-  timeout 10 env -i SCRIPT_FILENAME="$PUB/named.php" SCRIPT_NAME=/named.php REQUEST_URI="/named.php?$2" \
-    DOCUMENT_URI=/named.php QUERY_STRING="$2" REQUEST_METHOD=GET SERVER_NAME=localhost \
-    SERVER_PROTOCOL=HTTP/1.1 GATEWAY_INTERFACE=CGI/1.1 \
-    /usr/bin/cgi-fcgi -bind -connect "$RUN/$1.sock" 2>/dev/null | grep -a '^RESULT' | head -n 1
-}
+fcgi() { fcgi_request "$RUN/$1.sock" "$PUB/named.php" "$2"; }
 
 # cli USER INI-ARGS... -- OP-ARGS...: named.php in the CLI as USER; stdout and stderr together.
 cli() {
@@ -95,79 +83,31 @@ cli() {
 # ------------------------------------------------------------------------------ the master
 A_PATH="/dev/shm/shmcache.$TAG-a"
 B_PATH="/dev/shm/shmcache.$TAG-b"
-cat >"$RUN/fpm.conf" <<EOF
-[global]
-pid = $RUN/fpm.pid
-error_log = $RUN/fpm.log
-log_level = notice
-daemonize = no
-
-[a]
-user = www-data
-group = www-data
-listen = $RUN/a.sock
-pm = static
-pm.max_children = 2
-catch_workers_output = yes
-decorate_workers_output = no
-php_admin_flag[display_errors] = off
-php_admin_flag[log_errors] = on
-php_admin_value[shmcache.region] = $TAG-a
-php_admin_value[shmcache.keys_memory_size] = 64K
-php_admin_value[shmcache.values_memory_size] = 1M
-
-[b]
-user = nobody
-group = nogroup
-listen = $RUN/b.sock
-pm = static
-pm.max_children = 1
-catch_workers_output = yes
-decorate_workers_output = no
-php_admin_flag[display_errors] = off
-php_admin_flag[log_errors] = on
-php_admin_value[shmcache.region] = $TAG-b
-php_admin_value[shmcache.keys_memory_size] = 64K
-php_admin_value[shmcache.values_memory_size] = 2M
-
-; nobody, given a's name by mistake.
-[c]
-user = nobody
-group = nogroup
-listen = $RUN/c.sock
-pm = static
-pm.max_children = 1
-catch_workers_output = yes
-decorate_workers_output = no
-php_admin_flag[display_errors] = off
-php_admin_flag[log_errors] = on
-php_admin_value[shmcache.region] = $TAG-a
-
-; No name: the master's anonymous region, as before named regions.
-[anon]
-user = www-data
-group = www-data
-listen = $RUN/anon.sock
-pm = static
-pm.max_children = 1
-php_admin_flag[display_errors] = off
-EOF
+{
+  fpm_global "$RUN/fpm.pid" "$RUN/fpm.log"
+  fpm_pool a www-data:www-data "$RUN/a.sock" 2 "${FPM_WORKER_ERRORS[@]}" "php_admin_value[shmcache.region] = $TAG-a" \
+    "php_admin_value[shmcache.keys_memory_size] = 64K" "php_admin_value[shmcache.values_memory_size] = 1M"
+  fpm_pool b nobody:nogroup "$RUN/b.sock" 1 "${FPM_WORKER_ERRORS[@]}" "php_admin_value[shmcache.region] = $TAG-b" \
+    "php_admin_value[shmcache.keys_memory_size] = 64K" "php_admin_value[shmcache.values_memory_size] = 2M"
+  # nobody, given a's name by mistake.
+  fpm_pool c nobody:nogroup "$RUN/c.sock" 1 "${FPM_WORKER_ERRORS[@]}" "php_admin_value[shmcache.region] = $TAG-a"
+  # No name: the master's anonymous region, as before named regions.
+  fpm_pool anon www-data:www-data "$RUN/anon.sock" 1 "php_admin_flag[display_errors] = off"
+} >"$RUN/fpm.conf"
 
 start_master() {
-  rm -f "$RUN/master.pid" "$RUN"/*.sock
-  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$RUN/master.pid" \
-    php-fpm8.2 -n -R -F -y "$RUN/fpm.conf" -d extension="$PUB/libshmcache.so" >>"$RUN/fpm.out" 2>&1 &
-  for _ in $(seq 50); do [ -s "$RUN/master.pid" ] && break; sleep 0.05; done
-  MASTER=$(cat "$RUN/master.pid" 2>/dev/null)
+  rm -f "$RUN"/*.sock
+  fpm_start "$RUN/fpm.conf" "$RUN/fpm.out" -R -d extension="$PUB/libshmcache.so"
+  MASTER=$FPM_MASTER
   wait_pools
 }
-wait_pools() {
+pools_answer() {
   local p
-  for _ in $(seq 100); do
-    for p in a b c anon; do [ -S "$RUN/$p.sock" ] || { sleep 0.1; continue 2; }; done
-    [ -n "$(fcgi anon op=info)" ] && return 0
-    sleep 0.1
-  done
+  for p in a b c anon; do [ -S "$RUN/$p.sock" ] || return 1; done
+  [ -n "$(fcgi anon op=info)" ]
+}
+wait_pools() {
+  fpm_wait pools_answer && return 0
   echo "  php-fpm did not come up:"
   tail -n 20 "$RUN/fpm.out" "$RUN/fpm.log" 2>/dev/null
   return 1

@@ -27,21 +27,17 @@
 #    clients over a, b and bjit: 0 stale reads, 0 failed requests.
 # Ends with "N passed, N failed". TIER_KEEP=1 keeps target/tier.<PID>.
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/lib/fpm.sh"
 set +eu +o pipefail
 
 apt_need php8.2-fpm php8.2-cli redis-server redis-tools procps
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 
 RUN="$ROOT/target/tier.$$"
 mkdir -p "$RUN"
-# The pools' user must read the script and the library: a world-readable copy.
+# What the pools' user must read (the script, the library), out of the checkout.
 PUB=$(mktemp -d /tmp/shmcache-tier.XXXXXX)
-chmod 0755 "$PUB"
-cp "$SO" "$PUB/libshmcache.so"
-cp "$ROOT/tests/fpm/tier.php" "$PUB/tier.php"
-chmod 0644 "$PUB/libshmcache.so" "$PUB/tier.php"
+fpm_publish "$PUB" "$ROOT/tests/fpm/tier.php"
 export TIER_SCRIPT="$PUB/tier.php"
 CLIENT="$ROOT/tests/fpm/tier-client.php"
 REDIS_SOCK="$RUN/redis.sock"
@@ -72,44 +68,25 @@ start_master() {
   local name=$1
   shift
   {
-    printf '[global]\npid = %s/%s.pid\nerror_log = %s/%s.log\nlog_level = notice\ndaemonize = no\n' "$RUN" "$name" "$RUN" "$name"
+    fpm_global "$RUN/$name.pid" "$RUN/$name.log"
     for pool in "$@"; do
       IFS=: read -r pname children delay recheck <<<"$pool"
-      cat <<POOL
-[$pname]
-user = www-data
-group = www-data
-listen = $RUN/$pname.sock
-listen.mode = 0666
-pm = static
-pm.max_children = $children
-catch_workers_output = yes
-decorate_workers_output = no
-php_admin_flag[display_errors] = off
-php_admin_flag[log_errors] = on
-php_admin_value[shmcache.redis] = unix://$REDIS_SOCK
-php_admin_value[shmcache.redis_read_timeout] = 100
-php_admin_value[shmcache.redis_connect_timeout] = 50
-php_admin_value[shmcache.test_hook_fill_delay] = $delay
-php_admin_value[shmcache.test_hook_fill_recheck_delay] = ${recheck:-0}
-POOL
+      fpm_pool "$pname" www-data:www-data "$RUN/$pname.sock" "$children" "listen.mode = 0666" \
+        "${FPM_WORKER_ERRORS[@]}" "php_admin_value[shmcache.redis] = unix://$REDIS_SOCK" \
+        "php_admin_value[shmcache.redis_read_timeout] = 100" "php_admin_value[shmcache.redis_connect_timeout] = 50" \
+        "php_admin_value[shmcache.test_hook_fill_delay] = $delay" \
+        "php_admin_value[shmcache.test_hook_fill_recheck_delay] = ${recheck:-0}"
     done
   } >"$RUN/$name.conf"
-  setsid php-fpm8.2 -n -y "$RUN/$name.conf" -F -d extension="$PUB/libshmcache.so" -d shmcache.keys_memory_size=1M \
-    -d shmcache.values_memory_size=8M >>"$RUN/$name.out" 2>&1 &
-  MASTERS+=($!)
-  for _ in $(seq 100); do [ -S "$RUN/${1%%:*}.sock" ] && return 0; sleep 0.05; done
+  fpm_start "$RUN/$name.conf" "$RUN/$name.out" -d extension="$PUB/libshmcache.so" -d shmcache.keys_memory_size=1M \
+    -d shmcache.values_memory_size=8M
+  MASTERS+=("$FPM_MASTER")
+  fpm_wait test -S "$RUN/${1%%:*}.sock" && return 0
   echo "php-fpm $name did not start" >&2
 }
 
 cleanup() {
-  for m in "${MASTERS[@]}"; do
-    kill -TERM -- "-$m" 2>/dev/null
-  done
-  for m in "${MASTERS[@]}"; do
-    for _ in $(seq 100); do kill -0 "$m" 2>/dev/null || break; sleep 0.05; done
-    kill -KILL -- "-$m" 2>/dev/null
-  done
+  fpm_stop "${MASTERS[@]}"
   stop_redis
   if [ "${TIER_KEEP:-0}" = 1 ]; then echo "kept $RUN" >&2; else rm -rf "$RUN"; fi
   rm -rf "$PUB"

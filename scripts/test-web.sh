@@ -6,10 +6,7 @@ source "$(dirname "$0")/common.sh"
 apt_need curl
 # The .so must be one PHP can load (a `cargo test --no-default-features` can leave a build
 # without the PHP module in target/release); rebuild it if not.
-# (grep without -q: an early exit of grep -q makes php fail on EPIPE, and pipefail sees it)
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 
 WEB="$ROOT/web"
 TMP=$(mktemp -d)

@@ -10,6 +10,15 @@ passed=0
 failed=0
 status=0
 
+# cargo_counts LOG: "PASSED FAILED", the sums of the "test result:" lines cargo test wrote to LOG
+# (one per test binary); fails, printing nothing, when there is none (cargo stopped before
+# running a test: a build error).
+cargo_counts() {
+  grep -q '^test result:' "$1" || return 1
+  sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$1" |
+    awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }'
+}
+
 # tests/tier.rs runs redis-server processes of its own (never the system one).
 apt_need redis-server redis-tools
 log "cargo tests (engine, no PHP)"
@@ -25,10 +34,10 @@ if ! (cd "$ROOT" && cargo test --release --no-default-features --features fuzzin
   --test damaged_entry --test fork_full_buckets --test slot_word_wrap --test index_lines 2>&1 | tee -a "$cargo_log"); then
   status=1
 fi
-while read -r p f; do
+if counts=$(cargo_counts "$cargo_log"); then
+  read -r p f <<<"$counts"
   passed=$((passed + p)); failed=$((failed + f))
-done < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$cargo_log")
-if ! grep -q '^test result:' "$cargo_log"; then
+else
   echo "cargo test produced no results" >&2
   failed=$((failed + 1))
 fi
@@ -59,8 +68,8 @@ while read -r name version binary; do
     --test tier 2>&1 | tee "$tier_log"); then
     status=1
   fi
-  if result=$(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$tier_log" | head -n 1) && [ -n "$result" ]; then
-    read -r p f <<<"$result"
+  if counts=$(cargo_counts "$tier_log"); then
+    read -r p f <<<"$counts"
     passed=$((passed + p)); failed=$((failed + f))
     echo "tests/tier.rs against $name $version: $p passed, $f failed"
   else

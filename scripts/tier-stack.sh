@@ -53,14 +53,12 @@ tier_b_fpm_start() {
   rm -f "$TIER_B_DIR/php-fpm.sock"
   PHP_INI_SCAN_DIR="$WP_STACK_CONF/php-conf.d" "$WP_STACK_PHP_FPM" -R -c "$WP_STACK_PHP_FPM_INI" \
     -y "$TIER_B_DIR/php-fpm.conf" -D -d "extension=$WP_STACK_SO" "$@" || return 1
-  local i
-  for ((i = 0; i < 100; i++)); do
-    _wps_pid_alive "$TIER_B_DIR/php-fpm.pid" php-fpm && [ -S "$TIER_B_DIR/php-fpm.sock" ] && return 0
-    sleep 0.1
-  done
+  fpm_wait tier_b_fpm_up && return 0
   echo "tier-stack: server B's PHP-FPM did not come up (see $TIER_B_DIR/php-fpm.log)" >&2
   return 1
 }
+
+tier_b_fpm_up() { _wps_pid_alive "$TIER_B_DIR/php-fpm.pid" php-fpm && [ -S "$TIER_B_DIR/php-fpm.sock" ]; }
 
 tier_b_fpm_stop() { _wps_kill_wait "$TIER_B_DIR/php-fpm.pid" php-fpm "PHP-FPM of server B" 30; }
 

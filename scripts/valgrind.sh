@@ -10,9 +10,7 @@
 # Not part of scripts/test.sh or CI: the whole suite takes a few minutes under valgrind.
 source "$(dirname "$0")/common.sh"
 apt_need valgrind
-if ! php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; then
-  build_release
-fi
+need_so
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=("$ROOT/php-tests")
 run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
