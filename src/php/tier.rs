@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::ini;
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
-use crate::tier::mark::{self, Alone};
+use crate::tier::positions::{self, Alone};
+use crate::tier::time;
 use crate::tier::{Tier, TierCounters, WriteMode};
 
 extern "C" {
@@ -126,7 +127,7 @@ pub fn begin_logical_request() -> bool {
 /// processes use (`tier::mark`). False when this process must stay out.
 pub fn region_in_use(cache: &Cache) -> bool {
     if CONFIGURED.load(Ordering::Relaxed) {
-        mark::renew(cache, mark::unix_now());
+        positions::renew(cache, time::unix_now());
         return true;
     }
     // Processes started apart (a CLI queue worker, cron, another master) share a named region:
@@ -136,10 +137,10 @@ pub fn region_in_use(cache: &Cache) -> bool {
     // writes there keep the cost they have without the tier.)
     let mode = if super::named::configured() { WRITE_UNLESS_MARKED } else { WRITE_LOCAL };
     WRITE_MODE.store(mode, Ordering::Relaxed);
-    if !mark::is_marked(cache) {
+    if !positions::is_marked(cache) {
         return true;
     }
-    match mark::enter_alone(cache, mark::unix_now(), mark::LEASE_SECONDS) {
+    match positions::enter_alone(cache, time::unix_now(), positions::LEASE_SECONDS) {
         Alone::Free => true,
         Alone::TakenOver { idle_seconds } => {
             log(&format!(
@@ -183,7 +184,7 @@ pub fn on_for_write(cache: &Cache) -> bool {
 fn marked_since_request_start(cache: &Cache) -> bool {
     // Decided as at a request's start: stay out of a recent mark (then every call goes through
     // the tier glue for the rest of the request), take a lapsed one over.
-    mark::is_marked(cache) && !region_in_use(cache)
+    positions::is_marked(cache) && !region_in_use(cache)
 }
 
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
@@ -194,7 +195,7 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
     TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
     // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
-    CLOCK_BASE_MS.store(crate::tier::clock::coarse_offset_ms(), Ordering::Relaxed);
+    CLOCK_BASE_MS.store(time::coarse_offset_ms(), Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         REPORT_DUE.store(true, Ordering::Relaxed);
@@ -220,8 +221,8 @@ fn trusted(cache: &Cache) -> bool {
 pub fn near_readable() -> bool {
     let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
     until != 0
-        && (crate::tier::coarse_now().as_nanos() as u64) < until
-        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64
+        && (time::coarse_now().as_nanos() as u64) < until
+        && time::coarse_offset_ms() + positions::TOLERANCE_MS as i64
             >= CLOCK_BASE_MS.load(Ordering::Relaxed)
 }
 
