@@ -1037,7 +1037,7 @@ fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
     assert_eq!(get(&mut long, &a, &root, b"k"), None);
     // The request has run past the lease since it (or the PHP side, at its start) marked the
     // region: the mark is as old as that.
-    positions::renew(&a, time::unix_now() - positions::LEASE_SECONDS - 10);
+    positions::renew_mark(&a, time::unix_now() - positions::LEASE_SECONDS - 10);
     std::thread::sleep(Duration::from_millis(40));
     // Its next call is past the resync interval: it syncs again, and renews the mark.
     assert_eq!(get(&mut long, &a, &root, b"k"), None);

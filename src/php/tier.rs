@@ -79,7 +79,9 @@ pub fn at_request_start() {
         match ini::tier_config() {
             Ok(Some(config)) => match Tier::new(config) {
                 Ok(t) => *tier = Some(t),
-                Err(e) => *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
+                Err(e) => {
+                    *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string())
+                }
             },
             Ok(None) => {}
             Err(e) => *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
@@ -127,7 +129,7 @@ pub fn begin_logical_request() -> bool {
 /// processes use (`tier::mark`). False when this process must stay out.
 pub fn region_in_use(cache: &Cache) -> bool {
     if CONFIGURED.load(Ordering::Relaxed) {
-        positions::renew(cache, time::unix_now());
+        positions::renew_mark(cache, time::unix_now());
         return true;
     }
     // Processes started apart (a CLI queue worker, cron, another master) share a named region:

@@ -19,11 +19,11 @@ impl Tier {
     ) -> Option<Vec<Value>> {
         match self.call_raw(op, ns.name(), key, a, b, b"0") {
             Ok(v) => Some(v),
-            Err(CallError::Refused(e)) => {
+            Err(Error::Refused(e)) => {
                 self.refused(e);
                 None
             }
-            Err(CallError::Failed(e)) => {
+            Err(e) => {
                 self.fail(e);
                 None
             }
@@ -38,9 +38,9 @@ impl Tier {
         a: &[u8],
         b: &[u8],
         limit: &[u8],
-    ) -> Result<Vec<Value>, CallError> {
+    ) -> Result<Vec<Value>, Error> {
         let stream_length = self.config.stream_length.to_string();
-        self.connection().map_err(CallError::Failed)?;
+        self.connection()?;
         let mut invocation = self.script.prepare_invoke();
         invocation
             .key(self.config.prefix.as_bytes())
@@ -56,14 +56,14 @@ impl Tier {
         let result: redis::RedisResult<Value> = invocation.invoke(connection);
         match result {
             Ok(Value::Array(v)) => Ok(v),
-            Ok(other) => Err(CallError::Failed(format!("unexpected reply {other:?}"))),
+            Ok(other) => Err(Error::UnexpectedValue(other)),
             // Out of memory, Redis refuses a script's first write only (script.lua): nothing
             // happened, and the connection read the whole reply.
-            Err(e) if out_of_memory(&e) => Err(CallError::Refused(e.to_string())),
+            Err(e) if out_of_memory(&e) => Err(Error::Refused(e)),
             Err(e) => {
                 // After a timeout the reply may still come: the connection is not reused.
                 self.connection = None;
-                Err(CallError::Failed(e.to_string()))
+                Err(Error::Redis(e))
             }
         }
     }
@@ -78,7 +78,7 @@ impl Tier {
         }
     }
 
-    pub(super) fn connection(&mut self) -> Result<&mut redis::Connection, String> {
+    pub(super) fn connection(&mut self) -> Result<&mut redis::Connection, Error> {
         let pid = std::process::id();
         if self.connection_pid != pid {
             self.drop_connection();
@@ -90,7 +90,7 @@ impl Tier {
         Ok(self.connection.as_mut().expect("just opened"))
     }
 
-    pub(super) fn connect(&mut self) -> Result<redis::Connection, String> {
+    pub(super) fn connect(&mut self) -> Result<redis::Connection, Error> {
         self.counters.round_trips += 1;
         let started = std::time::Instant::now();
         let timeout = self.config.connect_timeout;
@@ -103,35 +103,33 @@ impl Tier {
                 .collect(),
             None => vec![connection_url(&self.config.url)?],
         };
-        let mut failure = String::new();
+        let mut failure = None;
         let mut connected = None;
         for url in urls {
             let left = timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                failure = format!("no connection within the connect timeout ({timeout:?})");
+                failure = Some(Error::ConnectTimeout(timeout));
                 break;
             }
-            let client = redis::Client::open(url).map_err(|e| e.to_string())?;
+            let client = redis::Client::open(url)?;
             match client.get_connection_with_timeout(left) {
                 Ok(c) => {
                     connected = Some(c);
                     break;
                 }
-                Err(e) => failure = e.to_string(),
+                Err(e) => failure = Some(Error::Redis(e)),
             }
         }
-        let mut c = connected.ok_or(failure)?;
+        // (Every address was tried, or the time ran out: `failure` says why.)
+        let mut c = connected.ok_or_else(|| failure.unwrap_or(Error::ConnectTimeout(timeout)))?;
         let timeout = Some(self.config.read_timeout);
-        c.set_read_timeout(timeout).map_err(|e| e.to_string())?;
-        c.set_write_timeout(timeout).map_err(|e| e.to_string())?;
+        c.set_read_timeout(timeout)?;
+        c.set_write_timeout(timeout)?;
         if let Some(password) = &self.config.password {
-            redis::cmd("AUTH").arg(password).query::<()>(&mut c).map_err(|e| e.to_string())?;
+            redis::cmd("AUTH").arg(password).query::<()>(&mut c)?;
         }
         if self.config.database != 0 {
-            redis::cmd("SELECT")
-                .arg(self.config.database)
-                .query::<()>(&mut c)
-                .map_err(|e| e.to_string())?;
+            redis::cmd("SELECT").arg(self.config.database).query::<()>(&mut c)?;
         }
         Ok(c)
     }
@@ -144,33 +142,45 @@ fn out_of_memory(e: &redis::RedisError) -> bool {
     e.code() == Some("OOM") || e.to_string().contains("OOM command not allowed")
 }
 
-pub(super) enum CallError {
-    /// Redis refused the script's first write (out of memory): nothing changed.
-    Refused(String),
-    Failed(String),
-}
-
-impl From<CallError> for String {
-    fn from(e: CallError) -> String {
-        match e {
-            CallError::Refused(e) | CallError::Failed(e) => e,
-        }
-    }
+/// Why the tier could not use Redis (its text goes to PHP's error log).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("shmcache.redis: {0} needs an absolute socket path (unix:///run/redis.sock)")]
+    RelativeSocketPath(String),
+    #[error("shmcache.redis: {0} must start with unix:// or tcp://")]
+    UnknownScheme(String),
+    /// A host name that did not resolve within the connect timeout (the text says how).
+    #[error("{0}")]
+    Resolve(String),
+    #[error("no connection within the connect timeout ({0:?})")]
+    ConnectTimeout(Duration),
+    /// The connection or the call failed.
+    #[error("{0}")]
+    Redis(#[from] redis::RedisError),
+    /// Redis refused the script's first write (out of memory): nothing changed, and the
+    /// connection read the whole reply.
+    #[error("{0}")]
+    Refused(redis::RedisError),
+    #[error("unexpected reply {0:?}")]
+    UnexpectedValue(Value),
+    /// A reply the tier's script never gives (what is wrong with it).
+    #[error("{0}")]
+    UnexpectedReply(&'static str),
+    #[error("an invalidation could not be applied: {0}")]
+    Apply(crate::engine::Error),
 }
 
 /// `tcp://host:port` or `unix:///path` as the client library spells it.
-pub(super) fn connection_url(url: &str) -> Result<String, String> {
+pub(super) fn connection_url(url: &str) -> Result<String, Error> {
     if let Some(rest) = url.strip_prefix("tcp://") {
         Ok(format!("redis://{rest}"))
     } else if let Some(path) = url.strip_prefix("unix://") {
         if !path.starts_with('/') {
-            return Err(format!(
-                "shmcache.redis: {url} needs an absolute socket path (unix:///run/redis.sock)"
-            ));
+            return Err(Error::RelativeSocketPath(url.to_string()));
         }
         Ok(format!("redis+unix://{path}"))
     } else {
-        Err(format!("shmcache.redis: {url} must start with unix:// or tcp://"))
+        Err(Error::UnknownScheme(url.to_string()))
     }
 }
 
@@ -197,14 +207,16 @@ fn resolve(
     port: u16,
     timeout: Duration,
     test_delay: Duration,
-) -> Result<Vec<std::net::SocketAddr>, String> {
+) -> Result<Vec<std::net::SocketAddr>, Error> {
     let pid = std::process::id();
     let running = RESOLVING.load(Ordering::Acquire);
     // (A value of another process was inherited across fork, without its thread.)
     if running == pid
         || RESOLVING.compare_exchange(running, pid, Ordering::AcqRel, Ordering::Acquire).is_err()
     {
-        return Err(format!("resolving {host} is still under way since an earlier connect"));
+        return Err(Error::Resolve(format!(
+            "resolving {host} is still under way since an earlier connect"
+        )));
     }
     let (sender, receiver) = std::sync::mpsc::channel();
     let name = host.to_string();
@@ -219,16 +231,15 @@ fn resolve(
     });
     if let Err(e) = spawned {
         RESOLVING.store(0, Ordering::Release);
-        return Err(format!("resolving {host}: {e}"));
+        return Err(Error::Resolve(format!("resolving {host}: {e}")));
     }
-    match receiver.recv_timeout(timeout) {
-        Ok(Ok(addresses)) if !addresses.is_empty() => Ok(addresses),
-        Ok(Ok(_)) => Err(format!("{host} has no address")),
-        Ok(Err(e)) => Err(format!("resolving {host}: {e}")),
-        Err(_) => {
-            Err(format!("resolving {host} took longer than the connect timeout ({timeout:?})"))
-        }
-    }
+    let why = match receiver.recv_timeout(timeout) {
+        Ok(Ok(addresses)) if !addresses.is_empty() => return Ok(addresses),
+        Ok(Ok(_)) => format!("{host} has no address"),
+        Ok(Err(e)) => format!("resolving {host}: {e}"),
+        Err(_) => format!("resolving {host} took longer than the connect timeout ({timeout:?})"),
+    };
+    Err(Error::Resolve(why))
 }
 
 #[cfg(test)]

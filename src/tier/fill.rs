@@ -46,7 +46,7 @@ impl Tier {
             // ahead) would outlive the reset.
             stale = fill_is_stale(cache, q)
                 || word(cache, EPOCH).load(Ordering::SeqCst) != epoch_seen
-                || (expires_at != 0 && !positions::holds(cache, clock_seen));
+                || (expires_at != 0 && !positions::clock_word_holds(cache, clock_seen));
             !stale
         });
         if stale {

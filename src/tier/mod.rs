@@ -1,21 +1,69 @@
 //! Tiered mode: Redis holds the truth, this server's region a near copy kept coherent by an
 //! invalidation stream. Pure Rust (no PHP), so it is tested against a real redis-server with
-//! two regions standing for two servers (`tests/tier.rs`).
+//! two regions standing for two servers (`tests/tier.rs`). docs/design.md ("Tiered mode") tells
+//! why; this is the protocol.
 //!
-//! The protocol (docs/design.md, "Tiered mode"):
-//! - every write is one script run in Redis that also appends the key (or namespace, or "all")
-//!   to the stream `{prefix}inval` and returns the entry's id S;
-//! - the region keeps two stream positions in its coordination words (out of reach of flushes
-//!   and of the ring's recycling): `claimed`, raised before an applier deletes, and `applied`,
-//!   raised after it has deleted everything up to it; both only ever grow, except that a new
-//!   Redis (another epoch) sets `applied` to its own position;
-//! - a request's first cache call reads the stream after `applied` (one round trip) and applies
-//!   it; until then, and for the whole request if Redis fails, the near copy is not trusted;
-//! - a fill (a near miss read from Redis along with the stream's last id Q, or a local write
+//! # Redis
+//!
+//! Every call is one run of `script.lua`. A write also appends its key (or namespace, or "all")
+//! to the stream `{prefix}inval` and returns the entry's id S; a read returns, with the value,
+//! the stream's last id Q. Stream ids are packed into ordered integers (`wire`). Redis also
+//! keeps an epoch, a random value set when it has none: another epoch is another Redis (one
+//! that lost its data), whose stream positions mean nothing here.
+//!
+//! # The coordination words (`positions`, which allocates all of them)
+//!
+//! The region keeps six words out of reach of its flushes and of the ring's recycling:
+//! - `CLAIMED`: the highest stream position an applier has begun to apply, raised *before* its
+//!   deletes. Only ever grows.
+//! - `APPLIED`: the position up to which every invalidation is applied, raised *after* the
+//!   deletes; the next sync reads the stream after it. Only grows, except that a reset to
+//!   another Redis sets it to that Redis' position.
+//! - `EPOCH`: a hash of the epoch of the Redis the positions belong to (0: none yet).
+//! - `SEEN`: the highest position a value in the near copy may come from, raised before the
+//!   value is inserted; a sync asks Redis whether its entry is still in the stream (if not,
+//!   Redis lost writes this server has seen, and the near copy starts over).
+//! - `MARK`: when a tiered process last used the region (unix seconds); a process without the
+//!   tier stays out of a recently marked region, and takes over one whose mark is older than
+//!   `positions::LEASE_SECONDS`.
+//! - `CLOCK`: the offset between the wall clock and CLOCK_BOOTTIME the near expiries were
+//!   computed with; the wall clock stepping back against it empties the near copy.
+//!
+//! # The pairings
+//!
+//! In each, both sides write their word and then read the other's, all SeqCst, so of two racing
+//! sides at least one sees the other.
+//! - Claim against fill. An applier (`sync`, `reset_near`, a flush, `after_write`) raises
+//!   `CLAIMED`, then deletes. A fill (`fill`: a near miss read from Redis at Q, or a local write
 //!   with Q = S) takes its slot as a pending word (invisible, and cleared by a delete of the
-//!   key), then loads `claimed`: above Q, an invalidation newer than the value may already
-//!   have been applied, so the fill is withdrawn; otherwise it is published
-//!   (`Cache::set_if_current`).
+//!   key), then loads `CLAIMED` (`positions::fill_is_stale`): above Q, an invalidation newer
+//!   than the value may already have been applied, so the fill is withdrawn; otherwise it is
+//!   published (`Cache::set_if_current_until`). One of the two sees the other.
+//! - Epoch against fill. A reset to another Redis swaps `EPOCH`, then flushes; a fill loads
+//!   `EPOCH` after its pending word is visible and withdraws if it changed since its call was
+//!   sent (`stamp`), so no reply of the old Redis outlives the reset.
+//! - Clock against fill. A step back of the wall clock moves `CLOCK` (a CAS), then flushes;
+//!   a fill with an expiry withdraws if the word changed since its expiry was computed.
+//! - Mark against epoch. A tiered process stores `MARK`, then its sync loads `EPOCH`; a process
+//!   taking the region over stores `EPOCH` = 0, then exchanges `MARK` to 0 (failing if it
+//!   moved): either the tiered process finds no epoch and empties the near copy before trusting
+//!   it, or the takeover fails.
+//!
+//! # A request
+//!
+//! A request's first call syncs (`sync`: one round trip reads the stream after `APPLIED`,
+//! checks the epoch and `SEEN`, and applies the entries, or resets the near copy when there are
+//! too many, some were trimmed, or Redis is another); until then, and for the whole request if
+//! Redis fails, the near copy is not trusted. A writer notes in its own region that its entry is
+//! reflected there (`fill`'s notes), so its own server's next sync skips the entry instead of
+//! deleting the copy the writer just made.
+//!
+//! # Modules
+//!
+//! `config` (settings and counters), `positions` (the words and both halves of each pairing),
+//! `ops` (the operations), `sync` (sync, apply, reset), `fill` (fills and done-notes), `client`
+//! (the Redis connection and its `Error`), `wire` (stream ids, values as Redis stores them),
+//! `time` (the clocks read).
 
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -35,6 +83,7 @@ pub mod time;
 mod wire;
 
 use client::connection_url;
+pub use client::Error;
 pub use config::{TierConfig, TierCounters};
 use positions::{word, EPOCH};
 use time::{coarse_now, now_ms};
@@ -73,7 +122,7 @@ pub struct Tier {
     trust: Trust,
     /// When this request last synced (or tried to), on the coarse monotonic clock.
     synced_at: Duration,
-    /// When this process last renewed the region's mark (`positions::renew`), on the same clock.
+    /// When this process last renewed the region's mark (`positions::renew_mark`), on the same clock.
     marked_at: Duration,
     warning: Option<String>,
     pub counters: TierCounters,
@@ -82,7 +131,7 @@ pub struct Tier {
     /// Test hook: milliseconds added to this tier's reading of the wall clock
     /// (`set_test_wall_clock_shift`).
     test_wall_shift_ms: i64,
-    /// The region's clock word as this process last checked it (`positions::check`): a fill with
+    /// The region's clock word as this process last checked it (`positions::check_clock_word`): a fill with
     /// an expiry publishes only while it holds.
     clock_seen: u64,
     /// The region's epoch word when this process last sent a call whose reply may fill the near
@@ -111,7 +160,7 @@ pub fn lock(shared: &Mutex<Option<Tier>>) -> Option<MutexGuard<'_, Option<Tier>>
 }
 
 impl Tier {
-    pub fn new(config: TierConfig) -> Result<Tier, String> {
+    pub fn new(config: TierConfig) -> Result<Tier, Error> {
         connection_url(&config.url)?;
         Ok(Tier {
             config,
@@ -215,7 +264,7 @@ impl Tier {
             // At every sync (not only at the request's start, which the PHP side marks): a
             // request running past the lease must not let a process without the tier take
             // the region over under it (issue 31). Before the sync loads the epoch (SeqCst).
-            positions::renew(cache, time::unix_now());
+            positions::renew_mark(cache, time::unix_now());
             self.marked_at = now;
         }
         if self.trust == Trust::Unknown {
@@ -247,7 +296,7 @@ impl Tier {
     /// Compares the wall clock with CLOCK_BOOTTIME (`clock`); after a step back, empties the
     /// near copy (one process per step does).
     fn check_clock(&mut self, cache: &Cache) {
-        let checked = positions::check(cache, self.wall_ms());
+        let checked = positions::check_clock_word(cache, self.wall_ms());
         if checked.stepped_back {
             // Fills made under the old word re-check it (SeqCst, then their pending word is
             // visible): each either sees the new word or is flushed here.
@@ -272,7 +321,7 @@ impl Tier {
         self.counters.near_hits += 1;
     }
 
-    fn fail(&mut self, e: String) {
+    fn fail(&mut self, e: Error) {
         self.counters.redis_errors += 1;
         if self.trust != Trust::Untrusted {
             self.counters.untrusted_requests += 1;
@@ -286,7 +335,7 @@ impl Tier {
 
     /// A write Redis refused without running it (out of memory under `noeviction`): it returns
     /// false, and the request keeps its trust (nothing changed in Redis).
-    fn refused(&mut self, e: String) {
+    fn refused(&mut self, e: redis::RedisError) {
         self.counters.redis_errors += 1;
         if self.warning.is_none() && self.trust != Trust::Untrusted {
             self.warning =
@@ -294,9 +343,10 @@ impl Tier {
         }
     }
 
-    fn protocol_error<T>(&mut self) -> Option<T> {
+    /// A reply the tier's script never gives: what else is on the connection cannot be trusted
+    /// either, so it goes, and the request is not trusted.
+    fn unexpected_reply(&mut self) {
         self.connection = None;
-        self.fail("unexpected reply from the tier script".into());
-        None
+        self.fail(Error::UnexpectedReply("unexpected reply from the tier script"));
     }
 }

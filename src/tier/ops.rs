@@ -33,7 +33,10 @@ impl Tier {
                 return None;
             }
             [v, Value::Int(pttl), last] => (bulk(v)?, *pttl, stream_id(last)?),
-            _ => return self.protocol_error(),
+            _ => {
+                self.unexpected_reply();
+                return None;
+            }
         };
         let (kind, bytes) = decode_value(&value)?;
         if let Some(expires_at) = near_expiry(sent_ms, pttl, self.wall_ms()) {
@@ -94,7 +97,10 @@ impl Tier {
         match reply.as_slice() {
             [Value::Int(1), Value::Nil] => true,
             [Value::Int(1), id, rest @ ..] => {
-                let Some(id) = stream_id(id) else { return self.protocol_error::<()>().is_some() };
+                let Some(id) = stream_id(id) else {
+                    self.unexpected_reply();
+                    return false;
+                };
                 if !self.config.test_fill_delay.is_zero() {
                     std::thread::sleep(self.config.test_fill_delay);
                 }
@@ -108,7 +114,10 @@ impl Tier {
                 true
             }
             [Value::Int(0), _] => false,
-            _ => self.protocol_error::<()>().is_some(),
+            _ => {
+                self.unexpected_reply();
+                false
+            }
         }
     }
 
@@ -125,9 +134,15 @@ impl Tier {
                     self.after_write(cache, ns, key, id, Some((ABSENT, b"", 0)));
                     *n == 1
                 }
-                None => self.protocol_error::<()>().is_some(),
+                None => {
+                    self.unexpected_reply();
+                    false
+                }
             },
-            _ => self.protocol_error::<()>().is_some(),
+            _ => {
+                self.unexpected_reply();
+                false
+            }
         }
     }
 
@@ -149,7 +164,10 @@ impl Tier {
             [Value::Int(-1)] => Some(0),
             [Value::Int(pttl)] if *pttl >= 0 => Some((pttl / 1000).max(1)),
             [Value::Int(_)] => None,
-            _ => self.protocol_error(),
+            _ => {
+                self.unexpected_reply();
+                None
+            }
         }
     }
 
@@ -169,7 +187,10 @@ impl Tier {
                 self.after_write(cache, ns, key, id, None);
                 Some(n)
             }
-            _ => self.protocol_error(),
+            _ => {
+                self.unexpected_reply();
+                None
+            }
         }
     }
 
@@ -188,7 +209,10 @@ impl Tier {
                     self.after_write(cache, ns, key, id, None);
                     true
                 }
-                None => self.protocol_error::<()>().is_some(),
+                None => {
+                    self.unexpected_reply();
+                    false
+                }
             },
             _ => false,
         }
@@ -201,7 +225,8 @@ impl Tier {
         }
         let Some(reply) = self.call("flush", ns, b"", b"", b"") else { return false };
         let Some(id) = reply.get(1).and_then(stream_id) else {
-            return self.protocol_error::<()>().is_some();
+            self.unexpected_reply();
+            return false;
         };
         // This server's copy goes now (the stream entry reaches it too, harmlessly).
         if ns.is_root() {
@@ -240,7 +265,10 @@ impl Tier {
                 .zip(stream_id(last)),
             _ => None,
         };
-        let Some((g, last)) = parsed else { return self.protocol_error().unwrap_or(0) };
+        let Some((g, last)) = parsed else {
+            self.unexpected_reply();
+            return 0;
+        };
         // Generations start at 1, as in the region.
         let g = g + 1;
         self.fill(cache, &reserved(), &gen_key, ValueKind::INT, &g.to_le_bytes(), 0, last);

@@ -1,28 +1,35 @@
-//! The region's coordination words, every one of them, and both halves of each pairing.
+//! The region's coordination words, every one of them, and both halves of each pairing: the
+//! claim (`raise` of `CLAIMED` and `fill_is_stale`), the mark (`renew_mark` and `enter_alone`),
+//! the clock (`check_clock_word` and `clock_word_holds`). What each word means: `super`'s doc.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::time::boottime_ms;
 use super::wire::is_exact;
-use crate::engine::Cache;
+use crate::engine::{Cache, COORDINATION_WORDS};
 
-/// The region's coordination words the tier uses (`Cache::coordination_words`): the stream
-/// positions, and a hash of the epoch of the Redis they belong to (0: none yet).
+// Every coordination word of the region (`Cache::coordination_words`), here and nowhere else.
+// Neither a flush nor the ring's recycling touches them; zero in a new region.
+
+/// The highest stream position an applier has begun to apply (raised before its deletes).
 pub(super) const CLAIMED: usize = 0;
+/// The highest stream position whose invalidations are all applied (raised after the deletes).
 pub(super) const APPLIED: usize = 1;
+/// A hash of the epoch of the Redis the positions belong to (0: none yet).
 pub(super) const EPOCH: usize = 2;
-// Word 3 is `positions::MARK`: whether tiered processes use the region; word 4 `positions::CLOCK`: the
-// clock the near copy's expiries follow.
+/// The time (unix seconds) a tiered process last started a request on the region; 0: no tiered
+/// process has, or one without the tier took it over.
+pub(super) const MARK: usize = 3;
+/// The offset between the wall clock and CLOCK_BOOTTIME the near copy's expiries were computed
+/// with (biased, 0: none yet).
+pub(super) const CLOCK: usize = 4;
 /// The highest stream position a value in the near copy may come from (a fill's, a local
 /// write's), raised before the value is inserted: a sync checks that its entry is still in the
 /// stream, or Redis lost writes this server has seen (restarted from an older snapshot, an AOF
 /// fsynced every second, a failover to a replica that lagged) and the near copy starts over.
 pub(super) const SEEN: usize = 5;
-/// The coordination word holding the time (unix seconds) a tiered process last started a
-/// request on the region; 0: no tiered process has, or one without the tier took it over.
-pub const MARK: usize = 3;
-/// The coordination word holding the offset (biased, 0: none yet).
-pub const CLOCK: usize = 4;
+// The region's layout has room for exactly these (the engine keeps the count with the layout).
+const _: () = assert!(SEEN + 1 == COORDINATION_WORDS);
 
 pub(super) fn word(cache: &Cache, which: usize) -> &AtomicU64 {
     &cache.coordination_words()[which]
@@ -68,7 +75,7 @@ pub(super) fn fill_is_stale(cache: &Cache, q: u64) -> bool {
 pub const LEASE_SECONDS: u64 = 120;
 
 /// A tiered process starts a request on `cache` (or syncs again in one) at `now`.
-pub fn renew(cache: &Cache, now: u64) {
+pub fn renew_mark(cache: &Cache, now: u64) {
     let mark = word(cache, MARK);
     // One store a second at most: the word shares its cache line with the stream positions.
     if mark.load(Ordering::Relaxed) != now {
@@ -129,7 +136,7 @@ pub fn enter_alone(cache: &Cache, now: u64, lease_seconds: u64) -> Alone {
 // like a region, is one per machine: the region's coordination word `CLOCK` keeps the offset
 // between the wall clock and CLOCK_BOOTTIME that its near expiries were computed with. While
 // the offset holds (within `TOLERANCE_MS`), a wall-clock expiry is a CLOCK_BOOTTIME one. A
-// tiered process that finds the wall clock gone back against it (`check`, at every call that
+// tiered process that finds the wall clock gone back against it (`check_clock_word`, at every call that
 // reaches the tier) empties the near copy, once per step for the whole region; a step
 // forward only moves the word (copies then die early, which is safe). A fill re-checks the
 // word before it publishes, so one computed under the old offset never lands after the reset.
@@ -143,9 +150,9 @@ pub const TOLERANCE_MS: u64 = 50;
 /// Keeps any plausible offset (positive: the wall clock is far past boot) nonzero as a word.
 const BIAS: i64 = 1 << 62;
 
-/// What `check` found.
+/// What `check_clock_word` found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checked {
+pub(super) struct Checked {
     /// The region's word now: a fill made under it re-checks that it still holds.
     pub word: u64,
     /// The wall clock went back since the near copy's expiries were computed: the caller (one
@@ -155,7 +162,7 @@ pub struct Checked {
 
 /// Compares the wall clock (`wall_ms`, Unix milliseconds as the caller reads it) with
 /// CLOCK_BOOTTIME against the region's word, and brings the word up to date.
-pub fn check(cache: &Cache, wall_ms: u64) -> Checked {
+pub(super) fn check_clock_word(cache: &Cache, wall_ms: u64) -> Checked {
     let now = encode(wall_ms as i64 - boottime_ms() as i64);
     let cell = word(cache, CLOCK);
     let mut seen = cell.load(Ordering::SeqCst);
@@ -173,7 +180,7 @@ pub fn check(cache: &Cache, wall_ms: u64) -> Checked {
 }
 
 /// Whether the region's word is still `word` (a fill's re-check).
-pub fn holds(cache: &Cache, word_seen: u64) -> bool {
+pub(super) fn clock_word_holds(cache: &Cache, word_seen: u64) -> bool {
     word(cache, CLOCK).load(Ordering::SeqCst) == word_seen
 }
 
@@ -208,7 +215,7 @@ mod tests {
         let ns = Namespace::root();
         assert!(c.set(&ns, b"k", ValueKind(0), b"near", 0).unwrap());
         word(&c, EPOCH).store(77, Ordering::SeqCst);
-        renew(&c, 1_000);
+        renew_mark(&c, 1_000);
         assert_eq!(enter_alone(&c, 1_119, 120), Alone::Tiered { seconds_ago: 119 });
         // A clock set back an hour is not a lapsed lease.
         assert_eq!(enter_alone(&c, 1_000 - 119, 120), Alone::Tiered { seconds_ago: 119 });
@@ -223,7 +230,7 @@ mod tests {
         let ns = Namespace::root();
         assert!(c.set(&ns, b"k", ValueKind(0), b"near", 0).unwrap());
         word(&c, EPOCH).store(77, Ordering::SeqCst);
-        renew(&c, 1_000);
+        renew_mark(&c, 1_000);
         assert_eq!(enter_alone(&c, 1_120, 120), Alone::TakenOver { idle_seconds: 120 });
         assert_eq!(
             word(&c, EPOCH).load(Ordering::SeqCst),
@@ -244,9 +251,9 @@ mod tests {
     #[test]
     fn a_tiered_request_renews_the_mark_once_a_second() {
         let c = cache();
-        renew(&c, 1_000);
+        renew_mark(&c, 1_000);
         assert_eq!(word(&c, MARK).load(Ordering::SeqCst), 1_000);
-        renew(&c, 1_500);
+        renew_mark(&c, 1_500);
         assert_eq!(enter_alone(&c, 1_600, 120), Alone::Tiered { seconds_ago: 100 });
     }
 
@@ -287,19 +294,22 @@ mod tests {
     fn a_step_back_is_reported_once_and_a_step_forward_never() {
         let c = cache();
         let wall = crate::tier::time::now_ms();
-        let first = check(&c, wall);
+        let first = check_clock_word(&c, wall);
         assert!(!first.stepped_back, "a new region has nothing to empty");
         assert_eq!(
-            check(&c, wall + 10),
+            check_clock_word(&c, wall + 10),
             Checked { word: first.word, stepped_back: false },
             "jitter"
         );
-        let back = check(&c, wall - 60_000);
+        let back = check_clock_word(&c, wall - 60_000);
         assert!(back.stepped_back && back.word != first.word);
-        assert!(!check(&c, wall - 60_000).stepped_back, "the same step is reported once");
-        assert!(!holds(&c, first.word), "a fill made before the step must not publish");
         assert!(
-            !check(&c, wall + 60_000).stepped_back,
+            !check_clock_word(&c, wall - 60_000).stepped_back,
+            "the same step is reported once"
+        );
+        assert!(!clock_word_holds(&c, first.word), "a fill made before the step must not publish");
+        assert!(
+            !check_clock_word(&c, wall + 60_000).stepped_back,
             "a step forward only makes copies die early"
         );
     }

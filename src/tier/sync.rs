@@ -8,12 +8,12 @@ use super::fill::{generation_key, key_tag, namespace_tag, reserved, take_done};
 use super::positions::{raise, word, APPLIED, CLAIMED, EPOCH, SEEN};
 use super::time::now_ms;
 use super::wire::{bulk, format_id, is_exact, stream_id, SEQ_BITS};
-use super::Tier;
+use super::{Error, Tier};
 use crate::engine::{Cache, Namespace};
 
 impl Tier {
     /// One round trip: epoch check and the invalidations after `applied`, applied.
-    pub(super) fn sync(&mut self, cache: &Cache) -> Result<(), String> {
+    pub(super) fn sync(&mut self, cache: &Cache) -> Result<(), Error> {
         let applied = word(cache, APPLIED).load(Ordering::SeqCst);
         let epoch = word(cache, EPOCH).load(Ordering::SeqCst);
         // Past `applied` only (up to it, the completeness check covers it), and only an id that
@@ -47,10 +47,12 @@ impl Tier {
         // `complete`: whether the stream still holds every entry after `applied` (script.lua).
         let [redis_epoch, Value::Int(complete), last, Value::Array(entries)] = reply.as_slice()
         else {
-            return Err("unexpected reply to the sync script".into());
+            return Err(Error::UnexpectedReply("unexpected reply to the sync script"));
         };
-        let redis_epoch = epoch_hash(&bulk(redis_epoch).ok_or("no epoch in the sync reply")?);
-        let last = stream_id(last).ok_or("bad stream id")?;
+        let redis_epoch = epoch_hash(
+            &bulk(redis_epoch).ok_or(Error::UnexpectedReply("no epoch in the sync reply"))?,
+        );
+        let last = stream_id(last).ok_or(Error::UnexpectedReply("bad stream id"))?;
         // (A new region has no epoch yet: 0, which no hash is.)
         let fresh =
             epoch == redis_epoch && *complete == 1 && entries.len() <= self.config.max_apply;
@@ -65,7 +67,7 @@ impl Tier {
         }
         let mut parsed = Vec::with_capacity(entries.len());
         for entry in entries {
-            parsed.push(parse_entry(entry).ok_or("bad stream entry")?);
+            parsed.push(parse_entry(entry).ok_or(Error::UnexpectedReply("bad stream entry"))?);
         }
         let newest = parsed.last().map_or(0, |e| e.id);
         if parsed.iter().any(|e| matches!(e.target, Target::All)) {
@@ -118,7 +120,7 @@ impl Tier {
     }
 }
 
-fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
+fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), Error> {
     for e in entries {
         let noted = match &e.target {
             Target::Key(ns, key) => take_done(cache, e.id, &key_tag(ns, key)),
@@ -132,9 +134,7 @@ fn apply_entries(cache: &Cache, entries: &[Entry]) -> Result<(), String> {
             // (A name the engine refuses cannot have entries here.)
             Target::Key(ns, key) => {
                 if let Ok(ns) = Namespace::new(ns) {
-                    cache
-                        .delete(&ns, key)
-                        .map_err(|e| format!("an invalidation could not be applied: {e}"))?;
+                    cache.delete(&ns, key).map_err(Error::Apply)?;
                 }
             }
             Target::Namespace(ns) => {
