@@ -20,7 +20,7 @@ use super::sink::ZvalSink;
 use super::tier;
 use super::zalloc::alloc_zend_string;
 use crate::engine::{string_hash, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode};
-use crate::tier::WriteMode;
+use crate::tier::{Near, WriteMode};
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
@@ -121,12 +121,10 @@ fn fetch_near_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool
     }
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
-    match cache.get_into(ns, key, &mut sink) {
-        Ok(Some(kind)) => match tier::near_hit(kind, &mut sink) {
-            Some(kind) => take_value(kind, &mut sink, out),
-            None => Ok(false),
-        },
-        Ok(None) | Err(_) => fetch_from_redis_into(cache, ns, key, &mut sink, out),
+    match tier::read_near(cache, ns, key, &mut sink) {
+        Near::Hit(kind) => take_value(kind, &mut sink, out),
+        Near::Absent => Ok(false),
+        Near::Miss => fetch_from_redis_into(cache, ns, key, &mut sink, out),
     }
 }
 

@@ -85,6 +85,7 @@ mod wire;
 use client::connection_url;
 pub use client::Error;
 pub use config::{TierConfig, TierCounters};
+pub use ops::{read_near, Near};
 use positions::{word, EPOCH};
 use time::{coarse_now, now_ms};
 
@@ -314,11 +315,6 @@ impl Tier {
         self.check_clock(cache);
         self.epoch_seen = word(cache, EPOCH).load(Ordering::SeqCst);
         self.wall_ms()
-    }
-
-    /// Counts a near hit (the caller read the region itself, without copying through here).
-    pub fn count_near_hit(&mut self) {
-        self.counters.near_hits += 1;
     }
 
     fn fail(&mut self, e: Error) {

@@ -59,15 +59,11 @@ impl Tier {
         if !self.trusted(cache) {
             return None;
         }
-        if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
-            self.count_near_hit();
-            if kind == ABSENT {
-                sink.discard();
-                return None;
-            }
-            return Some(kind);
+        match read_near(cache, ns, key, sink, || self.counters.near_hits += 1) {
+            Near::Hit(kind) => Some(kind),
+            Near::Absent => None,
+            Near::Miss => self.fetch(cache, ns, key, sink),
         }
-        self.fetch(cache, ns, key, sink)
     }
 
     pub fn store(
@@ -273,6 +269,43 @@ impl Tier {
         let g = g + 1;
         self.fill(cache, &reserved(), &gen_key, ValueKind::INT, &g.to_le_bytes(), 0, last);
         g
+    }
+}
+
+/// What the near copy holds for a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Near {
+    /// The value, of this kind, is in the sink.
+    Hit(ValueKind),
+    /// The near copy says Redis has no such key (`ABSENT`); the sink is empty.
+    Absent,
+    /// Nothing near: Redis is asked (`Tier::fetch`).
+    Miss,
+}
+
+/// The near read of every tiered get: `Tier::get`, and the PHP glue's, which makes it without
+/// taking the tier's lock. The caller has made sure the request trusts the near copy.
+/// `count_hit` runs when the near copy answers (`Absent` included), so each caller keeps the
+/// count where it can afford to.
+#[inline(always)]
+pub fn read_near<S: ValueSink>(
+    cache: &Cache,
+    ns: &Namespace,
+    key: &[u8],
+    sink: &mut S,
+    count_hit: impl FnOnce(),
+) -> Near {
+    match cache.get_into(ns, key, sink) {
+        Ok(Some(kind)) => {
+            count_hit();
+            if kind == ABSENT {
+                sink.discard();
+                Near::Absent
+            } else {
+                Near::Hit(kind)
+            }
+        }
+        Ok(None) | Err(_) => Near::Miss,
     }
 }
 
