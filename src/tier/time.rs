@@ -11,6 +11,7 @@ pub fn coarse_now() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// The wall clock: Unix milliseconds (0 if the clock is before the epoch).
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
