@@ -1025,7 +1025,8 @@ fn a_note_never_skips_another_keys_entry_at_the_same_id() {
 /// takes the region over (flushing it, then writing values Redis never had) under it.
 #[test]
 fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
-    use shmcache::tier::mark::{self, Alone};
+    use shmcache::tier::positions::{self, Alone};
+    use shmcache::tier::time;
     let redis = Redis::start("mark-resync");
     let a = region();
     let root = Namespace::root();
@@ -1036,13 +1037,13 @@ fn a_long_tiered_request_renews_the_regions_mark_at_every_resync() {
     assert_eq!(get(&mut long, &a, &root, b"k"), None);
     // The request has run past the lease since it (or the PHP side, at its start) marked the
     // region: the mark is as old as that.
-    mark::renew(&a, mark::unix_now() - mark::LEASE_SECONDS - 10);
+    positions::renew_mark(&a, time::unix_now() - positions::LEASE_SECONDS - 10);
     std::thread::sleep(Duration::from_millis(40));
     // Its next call is past the resync interval: it syncs again, and renews the mark.
     assert_eq!(get(&mut long, &a, &root, b"k"), None);
     assert!(
         matches!(
-            mark::enter_alone(&a, mark::unix_now(), mark::LEASE_SECONDS),
+            positions::enter_alone(&a, time::unix_now(), positions::LEASE_SECONDS),
             Alone::Tiered { .. }
         ),
         "a process without the tier must stay out of a region a running tiered request uses"

@@ -104,9 +104,10 @@ pub(crate) struct Header {
     pub coordination: Padded<[AtomicU64; COORDINATION_WORDS]>,
 }
 
-/// How many coordination words a region has. (Six since issue 31: the fifth and sixth were
-/// padding of the 128-byte block before, zero in every region, so the header's layout did not
-/// change.)
+/// How many coordination words a region has: the layout's share of them. What each one means is
+/// the tier's, and it allocates them all in one place (`tier/positions.rs`, which checks this
+/// count). (Six since issue 31: the fifth and sixth were padding of the 128-byte block before,
+/// zero in every region, so the header's layout did not change.)
 pub const COORDINATION_WORDS: usize = 6;
 
 /// Words every writer touches, each on its own cache line.

@@ -19,8 +19,10 @@ use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
 use super::zalloc::alloc_zend_string;
-use crate::engine::{string_hash, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode};
-use crate::tier::WriteMode;
+use crate::engine::{
+    string_hash, Cache, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode,
+};
+use crate::tier::{Near, WriteMode};
 
 fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{func}(): Argument #{n} (${name})")
@@ -94,6 +96,42 @@ impl StackMessage {
     }
 }
 
+/// Where a call goes: this region alone, or through the tier in front of it (`super::tier`,
+/// which also refuses for a process without the tier that must stay out of the region). Picked
+/// once per call (per key of a `_multi` write: a mark may come between two keys), by the one
+/// test that call needs.
+#[derive(Clone, Copy)]
+enum Backend {
+    Local(&'static Cache),
+    Tiered(&'static Cache),
+}
+
+impl Backend {
+    /// For a call that only reads: tiered whenever this process uses the tier.
+    #[inline(always)]
+    fn for_read() -> Option<Backend> {
+        let cache = cache()?;
+        Some(if tier::on() { Backend::Tiered(cache) } else { Backend::Local(cache) })
+    }
+
+    /// For a call that writes: also tiered when a process without the tier finds the region
+    /// marked since its request started (`tier::on_for_write`).
+    #[inline(always)]
+    fn for_write() -> Option<Backend> {
+        cache().map(Backend::write_to)
+    }
+
+    /// `for_write` on a region the caller has.
+    #[inline(always)]
+    fn write_to(cache: &'static Cache) -> Backend {
+        if tier::on_for_write(cache) {
+            Backend::Tiered(cache)
+        } else {
+            Backend::Local(cache)
+        }
+    }
+}
+
 /// Reads one key into `out`, which must hold nothing that needs releasing (null); false on a
 /// miss. Strings and numbers are written into `out` field by field: building a zval with
 /// ext-php-rs' setters and then moving it costs a store-forwarding stall on every get.
@@ -104,6 +142,8 @@ pub(super) fn fetch_into(
     key_string_hash: u64,
     out: &mut Zval,
 ) -> PhpResult<bool> {
+    // `Backend::for_read`'s test, made before the region is looked up: a tiered near read
+    // first checks that the request trusts its near copy.
     if tier::on() {
         return fetch_near_into(ns, key, out);
     }
@@ -121,12 +161,10 @@ fn fetch_near_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool
     }
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
-    match cache.get_into(ns, key, &mut sink) {
-        Ok(Some(kind)) => match tier::near_hit(kind, &mut sink) {
-            Some(kind) => take_value(kind, &mut sink, out),
-            None => Ok(false),
-        },
-        Ok(None) | Err(_) => fetch_from_redis_into(cache, ns, key, &mut sink, out),
+    match tier::read_near(cache, ns, key, &mut sink) {
+        Near::Hit(kind) => take_value(kind, &mut sink, out),
+        Near::Absent => Ok(false),
+        Near::Miss => fetch_from_redis_into(cache, ns, key, &mut sink, out),
     }
 }
 
@@ -260,10 +298,11 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
         key_bytes(k.dereference(), &element).map(drop)
     })?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
-    let Some(cache) = cache() else { return Ok(out) };
-    if tier::on() {
-        return get_multi_tiered(ns, keys, out);
-    }
+    let cache = match Backend::for_read() {
+        None => return Ok(out),
+        Some(Backend::Tiered(_)) => return get_multi_tiered(ns, keys, out),
+        Some(Backend::Local(cache)) => cache,
+    };
     // The array itself cannot change while we read (it is ours by value), but a key held by
     // reference can: unserialize() of an earlier value runs user code (__wakeup), which may
     // assign the referenced variable and free the string a waiting key points at. Such keys
@@ -379,13 +418,17 @@ pub fn store(
     };
     let ttl = ttl.value(&arg(func, 3, "ttl"))?;
     let encoded = codec::encode(value, &arg(func, 2, "value"))?;
-    let Some(cache) = cache() else { return Ok(false) };
-    if tier::on_for_write(cache) {
-        let stored = tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode.into());
-        drop(encoded);
-        tier::warn_pending();
-        return Ok(stored);
-    }
+    let cache = match Backend::for_write() {
+        None => return Ok(false),
+        Some(Backend::Tiered(cache)) => {
+            let stored =
+                tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode.into());
+            drop(encoded);
+            tier::warn_pending();
+            return Ok(stored);
+        }
+        Some(Backend::Local(cache)) => cache,
+    };
     let mode = match mode {
         Write::Set => StoreMode::Set,
         Write::Add => StoreMode::Add,
@@ -447,13 +490,13 @@ pub fn store_multi(
         let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else {
             return Ok(());
         };
-        let ok = match cache() {
-            Some(c) if tier::on_for_write(c) => {
+        let ok = match Backend::for_write() {
+            Some(Backend::Tiered(c)) => {
                 let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode.into());
                 tier::warn_pending();
                 stored
             }
-            Some(c) => match mode {
+            Some(Backend::Local(c)) => match mode {
                 Write::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
                 Write::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
                 Write::Replace => c.replace(ns, &key, ValueKind(kind), data, ttl),
@@ -480,12 +523,15 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
     };
     let old = old.value(&arg(func, 2, "old"))?;
     let new = new.value(&arg(func, 3, "new"))?;
-    let Some(cache) = cache() else { return Ok(false) };
-    if tier::on_for_write(cache) {
-        let done = tier::cas(cache, ns, &key, old, new);
-        tier::warn_pending();
-        return Ok(done);
-    }
+    let cache = match Backend::for_write() {
+        None => return Ok(false),
+        Some(Backend::Tiered(cache)) => {
+            let done = tier::cas(cache, ns, &key, old, new);
+            tier::warn_pending();
+            return Ok(done);
+        }
+        Some(Backend::Local(cache)) => cache,
+    };
     cache.cas_hashed(ns, &key, key_string_hash(key_zval, &key), old, new).or_else(refused)
 }
 
@@ -500,14 +546,17 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
     let step = if negate { step.wrapping_neg() } else { step };
     let mut z = Zval::new();
     z.set_bool(false);
-    let Some(cache) = cache() else { return Ok(z) };
-    if tier::on_for_write(cache) {
-        if let Some(n) = tier::incr(cache, ns, &key, step) {
-            z.set_long(n);
+    let cache = match Backend::for_write() {
+        None => return Ok(z),
+        Some(Backend::Tiered(cache)) => {
+            if let Some(n) = tier::incr(cache, ns, &key, step) {
+                z.set_long(n);
+            }
+            tier::warn_pending();
+            return Ok(z);
         }
-        tier::warn_pending();
-        return Ok(z);
-    }
+        Some(Backend::Local(cache)) => cache,
+    };
     match cache.incr_hashed(ns, &key, key_string_hash(key_zval, &key), step) {
         Ok(Some(n)) => z.set_long(n),
         Ok(None) => {}
@@ -523,14 +572,17 @@ pub fn ttl(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<Zval> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
     let mut z = Zval::new();
     z.set_bool(false);
-    let Some(cache) = cache() else { return Ok(z) };
-    if tier::on() {
-        if let Some(n) = tier::ttl(cache, ns, &key) {
-            z.set_long(n);
+    let cache = match Backend::for_read() {
+        None => return Ok(z),
+        Some(Backend::Tiered(cache)) => {
+            if let Some(n) = tier::ttl(cache, ns, &key) {
+                z.set_long(n);
+            }
+            tier::warn_pending();
+            return Ok(z);
         }
-        tier::warn_pending();
-        return Ok(z);
-    }
+        Some(Backend::Local(cache)) => cache,
+    };
     match cache.times(ns, &key) {
         Ok(Some(times)) => z.set_long(seconds_left(times.expires_at)),
         Ok(None) => {}
@@ -560,12 +612,15 @@ pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
         Some(bytes) => bytes,
         None => key_bytes(key, &arg(func, 1, "key"))?,
     };
-    let Some(cache) = cache() else { return Ok(false) };
-    if tier::on_for_write(cache) {
-        let deleted = tier::delete(cache, ns, &key);
-        tier::warn_pending();
-        return Ok(deleted);
-    }
+    let cache = match Backend::for_write() {
+        None => return Ok(false),
+        Some(Backend::Tiered(cache)) => {
+            let deleted = tier::delete(cache, ns, &key);
+            tier::warn_pending();
+            return Ok(deleted);
+        }
+        Some(Backend::Local(cache)) => cache,
+    };
     cache.delete_hashed(ns, &key, key_string_hash(key_zval, &key)).or_else(refused)
 }
 
@@ -583,13 +638,14 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
         // that a refusal's warning ran for an earlier key.
         let k = k.dereference();
         let key = key_bytes(k, &element)?;
-        let live = if tier::on_for_write(cache) {
-            let deleted = tier::delete(cache, ns, &key);
-            drop(key);
-            tier::warn_pending();
-            Ok(deleted)
-        } else {
-            cache.delete(ns, &key)
+        let live = match Backend::write_to(cache) {
+            Backend::Tiered(cache) => {
+                let deleted = tier::delete(cache, ns, &key);
+                drop(key);
+                tier::warn_pending();
+                Ok(deleted)
+            }
+            Backend::Local(cache) => cache.delete(ns, &key),
         };
         if live.or_else(refused)? {
             match k.long() {
@@ -604,23 +660,26 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
 
 pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key = key_bytes(key, &arg(func, 1, "key"))?;
-    let Some(cache) = cache() else { return Ok(false) };
-    if tier::on() {
-        let found = tier::exists(cache, ns, &key);
-        tier::warn_pending();
-        return Ok(found);
-    }
+    let cache = match Backend::for_read() {
+        None => return Ok(false),
+        Some(Backend::Tiered(cache)) => {
+            let found = tier::exists(cache, ns, &key);
+            tier::warn_pending();
+            return Ok(found);
+        }
+        Some(Backend::Local(cache)) => cache,
+    };
     cache.exists(ns, &key).or_else(refused)
 }
 
 pub fn flush(ns: &Namespace) -> bool {
-    match cache() {
-        Some(c) if tier::on_for_write(c) => {
+    match Backend::for_write() {
+        Some(Backend::Tiered(c)) => {
             let flushed = tier::flush(c, ns);
             tier::warn_pending();
             flushed
         }
-        Some(c) => {
+        Some(Backend::Local(c)) => {
             c.flush_namespace(ns);
             true
         }
@@ -662,14 +721,14 @@ fn reserved_namespace(name: &[u8]) -> Option<&'static str> {
 }
 
 pub fn generation(ns: &Namespace) -> i64 {
-    match cache() {
+    match Backend::for_read() {
         // All servers must agree on it (the WordPress drop-in builds namespace names from it).
-        Some(c) if tier::on() => {
+        Some(Backend::Tiered(c)) => {
             let g = tier::generation(c, ns);
             tier::warn_pending();
             g
         }
-        Some(c) => c.namespace_generation(ns) as i64,
+        Some(Backend::Local(c)) => c.namespace_generation(ns) as i64,
         None => 0,
     }
 }

@@ -6,7 +6,7 @@
 //! No PHP code runs while it is borrowed: values are copied out first, and a Redis failure is
 //! reported afterwards (`warn_pending`), when nothing is held.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use std::ffi::{c_char, c_int, CString};
@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use super::ini;
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
-use crate::tier::mark::{self, Alone};
-use crate::tier::{Tier, TierCounters, WriteMode};
+use crate::tier::positions::{self, Alone};
+use crate::tier::time;
+use crate::tier::{Near, Tier, TierCounters, WriteMode};
 
 extern "C" {
     fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
@@ -24,37 +25,65 @@ const LOG_WARNING: c_int = 4;
 /// The same message is logged at most this often per process.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
-static ON: AtomicBool = AtomicBool::new(false);
-/// Where this request's writes go (`on_for_write`): WRITE_LOCAL, WRITE_TIER (whenever `ON`), or
-/// WRITE_UNLESS_MARKED (a process without the tier on a named region).
-static WRITE_MODE: AtomicU8 = AtomicU8::new(WRITE_LOCAL);
+/// Where this request's writes go (`on_for_write`).
 const WRITE_LOCAL: u8 = 0;
+/// Through the tier glue (whenever `on`).
 const WRITE_TIER: u8 = 1;
+/// To the region unless a tiered process has marked it (a process without the tier on a named
+/// region).
 const WRITE_UNLESS_MARKED: u8 = 2;
-static TIER: Mutex<Option<Tier>> = Mutex::new(None);
-/// The configuration error of this process, reported once per request while it stands.
-static CONFIG_ERROR: Mutex<Option<String>> = Mutex::new(None);
-static CONFIGURED_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-static CONFIG_ERROR_WARNED: AtomicBool = AtomicBool::new(false);
-/// This process has `shmcache.redis` (valid or not).
-static CONFIGURED: AtomicBool = AtomicBool::new(false);
-/// Set for this request when the process has no tier but its region is used by tiered ones.
-static STAY_OUT: Mutex<Option<String>> = Mutex::new(None);
-static LAST_ERROR: Mutex<Option<LastError>> = Mutex::new(None);
-/// Something may be reported (`warn_pending`): a warning of the tier, a configuration error or
-/// a reason to stay out. One process serves one request at a time: Relaxed is enough.
-static REPORT_DUE: AtomicBool = AtomicBool::new(false);
-/// Near hits of this process's `get_into`, counted without taking the tier's lock; added to
-/// the tier's own count in `status`.
-static NEAR_HITS: AtomicU64 = AtomicU64::new(0);
-/// Until when (nanoseconds on `tier::coarse_now`'s clock) this
-/// request may read the near copy without asking the tier: its last answer to `trusted`, kept
-/// by `with`. 0: ask. Reset at every request start.
-static TRUSTED_UNTIL_NS: AtomicU64 = AtomicU64::new(0);
-/// The wall clock minus the coarse monotonic clock (ms, `clock::coarse_offset_ms`) when this
-/// process last asked the tier, which then checked the wall clock against the region's: a near
-/// read without asking the tier again requires that the wall clock has not gone back since.
-static CLOCK_BASE_MS: AtomicI64 = AtomicI64::new(0);
+
+/// This process's tier: what its `shmcache.redis` made of it, and where its current request
+/// stands. One process serves one request at a time, on one thread: Relaxed is enough for the
+/// atomics, which are atomics only to live in a static.
+struct ProcessTier {
+    // Read by every call.
+    on: AtomicBool,
+    /// WRITE_LOCAL, WRITE_TIER or WRITE_UNLESS_MARKED.
+    write_mode: AtomicU8,
+    /// Until when (nanoseconds on `time::coarse_now`'s clock) this request may read the near
+    /// copy without asking the tier: its last answer to `trusted`, kept by `with`. 0: ask. Reset
+    /// at every request start.
+    trusted_until_ns: AtomicU64,
+    /// The wall clock minus the coarse monotonic clock (ms, `time::coarse_offset_ms`) when this
+    /// process last asked the tier, which then checked the wall clock against the region's: a
+    /// near read without asking the tier again requires that the wall clock has not gone back
+    /// since.
+    clock_base_ms: AtomicI64,
+    /// Near hits of this process's reads, counted without taking the tier's lock; added to the
+    /// tier's own count in `status`.
+    near_hits: AtomicU64,
+    /// Something may be reported (`warn_pending`): a warning of the tier, a configuration error
+    /// or a reason to stay out.
+    report_due: AtomicBool,
+    // Set at the process's first request.
+    tier: Mutex<Option<Tier>>,
+    configured_pid: AtomicU32,
+    /// This process has `shmcache.redis` (valid or not).
+    configured: AtomicBool,
+    /// The configuration error of this process, reported once per request while it stands.
+    config_error: Mutex<Option<String>>,
+    config_error_warned: AtomicBool,
+    /// Set for this request when the process has no tier but its region is used by tiered ones.
+    stay_out: Mutex<Option<String>>,
+    last_error: Mutex<Option<LastError>>,
+}
+
+static STATE: ProcessTier = ProcessTier {
+    on: AtomicBool::new(false),
+    write_mode: AtomicU8::new(WRITE_LOCAL),
+    trusted_until_ns: AtomicU64::new(0),
+    clock_base_ms: AtomicI64::new(0),
+    near_hits: AtomicU64::new(0),
+    report_due: AtomicBool::new(false),
+    tier: Mutex::new(None),
+    configured_pid: AtomicU32::new(0),
+    configured: AtomicBool::new(false),
+    config_error: Mutex::new(None),
+    config_error_warned: AtomicBool::new(false),
+    stay_out: Mutex::new(None),
+    last_error: Mutex::new(None),
+};
 
 struct LastError {
     message: String,
@@ -65,36 +94,40 @@ struct LastError {
 
 #[inline]
 pub fn on() -> bool {
-    ON.load(Ordering::Relaxed)
+    STATE.on.load(Ordering::Relaxed)
 }
 
 /// RINIT: reads the settings at a process's first request; every request starts untrusted.
 pub fn at_request_start() {
     let pid = std::process::id();
-    if CONFIGURED_PID.swap(pid, Ordering::Relaxed) != pid {
-        let mut tier = TIER.lock().unwrap_or_else(|e| e.into_inner());
+    if STATE.configured_pid.swap(pid, Ordering::Relaxed) != pid {
+        let mut tier = STATE.tier.lock().unwrap_or_else(|e| e.into_inner());
         *tier = None;
-        NEAR_HITS.store(0, Ordering::Relaxed);
+        STATE.near_hits.store(0, Ordering::Relaxed);
         match ini::tier_config() {
             Ok(Some(config)) => match Tier::new(config) {
                 Ok(t) => *tier = Some(t),
-                Err(e) => *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
+                Err(e) => {
+                    *STATE.config_error.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(e.to_string())
+                }
             },
             Ok(None) => {}
-            Err(e) => *CONFIG_ERROR.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
+            Err(e) => *STATE.config_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e),
         }
-        let configured = tier.is_some() || CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
-        CONFIGURED.store(configured, Ordering::Relaxed);
+        let configured =
+            tier.is_some() || STATE.config_error.lock().map(|e| e.is_some()).unwrap_or(true);
+        STATE.configured.store(configured, Ordering::Relaxed);
     }
-    CONFIG_ERROR_WARNED.store(false, Ordering::Relaxed);
-    TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
-    let misconfigured = CONFIG_ERROR.lock().map(|e| e.is_some()).unwrap_or(true);
-    REPORT_DUE.store(misconfigured, Ordering::Relaxed);
-    *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    let configured = CONFIGURED.load(Ordering::Relaxed);
-    ON.store(configured, Ordering::Relaxed);
-    WRITE_MODE.store(if configured { WRITE_TIER } else { WRITE_LOCAL }, Ordering::Relaxed);
-    if let Some(mut tier) = crate::tier::lock(&TIER) {
+    STATE.config_error_warned.store(false, Ordering::Relaxed);
+    STATE.trusted_until_ns.store(0, Ordering::Relaxed);
+    let misconfigured = STATE.config_error.lock().map(|e| e.is_some()).unwrap_or(true);
+    STATE.report_due.store(misconfigured, Ordering::Relaxed);
+    *STATE.stay_out.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    let configured = STATE.configured.load(Ordering::Relaxed);
+    STATE.on.store(configured, Ordering::Relaxed);
+    STATE.write_mode.store(if configured { WRITE_TIER } else { WRITE_LOCAL }, Ordering::Relaxed);
+    if let Some(mut tier) = crate::tier::lock(&STATE.tier) {
         if let Some(t) = tier.as_mut() {
             t.begin_request();
         }
@@ -125,8 +158,8 @@ pub fn begin_logical_request() -> bool {
 /// a tiered process marks the region; one without the tier stays out of a region tiered
 /// processes use (`tier::mark`). False when this process must stay out.
 pub fn region_in_use(cache: &Cache) -> bool {
-    if CONFIGURED.load(Ordering::Relaxed) {
-        mark::renew(cache, mark::unix_now());
+    if STATE.configured.load(Ordering::Relaxed) {
+        positions::renew_mark(cache, time::unix_now());
         return true;
     }
     // Processes started apart (a CLI queue worker, cron, another master) share a named region:
@@ -135,11 +168,11 @@ pub fn region_in_use(cache: &Cache) -> bool {
     // `shmcache.redis` only by misconfiguration, which the check above reports at each request;
     // writes there keep the cost they have without the tier.)
     let mode = if super::named::configured() { WRITE_UNLESS_MARKED } else { WRITE_LOCAL };
-    WRITE_MODE.store(mode, Ordering::Relaxed);
-    if !mark::is_marked(cache) {
+    STATE.write_mode.store(mode, Ordering::Relaxed);
+    if !positions::is_marked(cache) {
         return true;
     }
-    match mark::enter_alone(cache, mark::unix_now(), mark::LEASE_SECONDS) {
+    match positions::enter_alone(cache, time::unix_now(), positions::LEASE_SECONDS) {
         Alone::Free => true,
         Alone::TakenOver { idle_seconds } => {
             log(&format!(
@@ -154,10 +187,10 @@ pub fn region_in_use(cache: &Cache) -> bool {
                  request on it {seconds_ago} s ago), but shmcache.redis is not set here; this request \
                  does not use the cache (set the same shmcache.redis for every process of the region)"
             );
-            *STAY_OUT.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
-            REPORT_DUE.store(true, Ordering::Relaxed);
-            ON.store(true, Ordering::Relaxed);
-            WRITE_MODE.store(WRITE_TIER, Ordering::Relaxed);
+            *STATE.stay_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+            STATE.report_due.store(true, Ordering::Relaxed);
+            STATE.on.store(true, Ordering::Relaxed);
+            STATE.write_mode.store(WRITE_TIER, Ordering::Relaxed);
             false
         }
     }
@@ -171,7 +204,7 @@ pub fn region_in_use(cache: &Cache) -> bool {
 /// path without the tier.
 #[inline(always)]
 pub fn on_for_write(cache: &Cache) -> bool {
-    match WRITE_MODE.load(Ordering::Relaxed) {
+    match STATE.write_mode.load(Ordering::Relaxed) {
         WRITE_LOCAL => false,
         WRITE_TIER => true,
         _ => marked_since_request_start(cache),
@@ -183,24 +216,25 @@ pub fn on_for_write(cache: &Cache) -> bool {
 fn marked_since_request_start(cache: &Cache) -> bool {
     // Decided as at a request's start: stay out of a recent mark (then every call goes through
     // the tier glue for the rest of the request), take a lapsed one over.
-    mark::is_marked(cache) && !region_in_use(cache)
+    positions::is_marked(cache) && !region_in_use(cache)
 }
 
 /// Runs `f` on this process's tier; None when it is misconfigured (every call then misses or
 /// fails, as when Redis is down, never serving the region unchecked).
 fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
-    let mut guard = crate::tier::lock(&TIER)?;
+    let mut guard = crate::tier::lock(&STATE.tier)?;
     let tier = guard.as_mut()?;
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
-    TRUSTED_UNTIL_NS.store(0, Ordering::Relaxed);
+    STATE.trusted_until_ns.store(0, Ordering::Relaxed);
     // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
-    CLOCK_BASE_MS.store(crate::tier::clock::coarse_offset_ms(), Ordering::Relaxed);
+    STATE.clock_base_ms.store(time::coarse_offset_ms(), Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
-        REPORT_DUE.store(true, Ordering::Relaxed);
+        STATE.report_due.store(true, Ordering::Relaxed);
     }
     if let Some(until) = tier.trusted_until() {
-        TRUSTED_UNTIL_NS
+        STATE
+            .trusted_until_ns
             .store(u64::try_from(until.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
     Some(result)
@@ -214,28 +248,24 @@ fn trusted(cache: &Cache) -> bool {
 }
 
 /// Whether the tier's last answer that this request may read the near copy still stands
-/// (`TRUSTED_UNTIL_NS`), and the wall clock has not gone back since it was given (then the
+/// (`ProcessTier::trusted_until_ns`), and the wall clock has not gone back since it was given (then the
 /// tier must check the region's clock first: `tier::clock`): no lock, no call into the tier.
 #[inline(always)]
 pub fn near_readable() -> bool {
-    let until = TRUSTED_UNTIL_NS.load(Ordering::Relaxed);
+    let until = STATE.trusted_until_ns.load(Ordering::Relaxed);
     until != 0
-        && (crate::tier::coarse_now().as_nanos() as u64) < until
-        && crate::tier::clock::coarse_offset_ms() + crate::tier::clock::TOLERANCE_MS as i64
-            >= CLOCK_BASE_MS.load(Ordering::Relaxed)
+        && (time::coarse_now().as_nanos() as u64) < until
+        && time::coarse_offset_ms() + positions::TOLERANCE_MS as i64
+            >= STATE.clock_base_ms.load(Ordering::Relaxed)
 }
 
-/// A near hit the caller read from the region itself into `sink`: counted, and the value's kind
-/// unless the near copy says Redis has no such key (None, the sink emptied).
+/// `tier::read_near`, its hits counted in this process's count (no lock taken).
 #[inline(always)]
-pub fn near_hit<S: ValueSink>(kind: ValueKind, sink: &mut S) -> Option<ValueKind> {
-    // A plain load and store: only this process's one thread counts.
-    NEAR_HITS.store(NEAR_HITS.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-    if kind == crate::tier::ABSENT {
-        sink.discard();
-        return None;
-    }
-    Some(kind)
+pub fn read_near<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Near {
+    crate::tier::read_near(cache, ns, key, sink, || {
+        // A plain load and store: only this process's one thread counts.
+        STATE.near_hits.store(STATE.near_hits.load(Ordering::Relaxed) + 1, Ordering::Relaxed)
+    })
 }
 
 /// Reports this request's Redis failure, misconfiguration or reason to stay out, if there is
@@ -245,20 +275,21 @@ pub fn near_hit<S: ValueSink>(kind: ValueKind, sink: &mut S) -> Option<ValueKind
 /// carries the last one (`tier_last_error`).
 pub fn warn_pending() {
     // The common case, on every tiered call: nothing to report, and no lock taken to know it.
-    if !REPORT_DUE.load(Ordering::Relaxed) {
+    if !STATE.report_due.load(Ordering::Relaxed) {
         return;
     }
-    REPORT_DUE.store(false, Ordering::Relaxed);
+    STATE.report_due.store(false, Ordering::Relaxed);
     let message = with(|t| t.take_warning()).flatten().or_else(|| {
-        let error = CONFIG_ERROR
+        let error = STATE
+            .config_error
             .lock()
             .ok()
             .and_then(|e| e.clone())
-            .or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()))?;
-        (!CONFIG_ERROR_WARNED.swap(true, Ordering::Relaxed)).then_some(error)
+            .or_else(|| STATE.stay_out.lock().ok().and_then(|e| e.clone()))?;
+        (!STATE.config_error_warned.swap(true, Ordering::Relaxed)).then_some(error)
     });
     let Some(message) = message else { return };
-    let mut last = LAST_ERROR.lock().unwrap_or_else(|e| e.into_inner());
+    let mut last = STATE.last_error.lock().unwrap_or_else(|e| e.into_inner());
     let now = Instant::now();
     let repeated = last
         .as_ref()
@@ -281,7 +312,7 @@ pub fn warn_pending() {
 
 /// The last Redis failure or misconfiguration this process reported, for `shmcache_info()`.
 pub fn last_error() -> Option<String> {
-    LAST_ERROR.lock().ok().and_then(|l| l.as_ref().map(|l| l.message.clone()))
+    STATE.last_error.lock().ok().and_then(|l| l.as_ref().map(|l| l.message.clone()))
 }
 
 fn log(message: &str) {
@@ -300,10 +331,11 @@ pub fn get_into<S: ValueSink>(
         return None;
     }
     // The near read fills PHP's memory, so it runs with the tier not borrowed.
-    if let Ok(Some(kind)) = cache.get_into(ns, key, sink) {
-        return near_hit(kind, sink);
+    match read_near(cache, ns, key, sink) {
+        Near::Hit(kind) => Some(kind),
+        Near::Absent => None,
+        Near::Miss => fetch_into_sink(cache, ns, key, sink),
     }
-    fetch_into_sink(cache, ns, key, sink)
 }
 
 /// A near miss: the value from Redis into `sink` (the near copy is filled on the way).
@@ -367,12 +399,13 @@ pub fn status() -> Option<(String, TierCounters, Option<String>)> {
     if !on() {
         return None;
     }
-    let error = CONFIG_ERROR
+    let error = STATE
+        .config_error
         .lock()
         .ok()
         .and_then(|e| e.clone())
-        .or_else(|| STAY_OUT.lock().ok().and_then(|e| e.clone()));
+        .or_else(|| STATE.stay_out.lock().ok().and_then(|e| e.clone()));
     let (url, mut counters) = with(|t| (t.config().url.clone(), t.counters)).unwrap_or_default();
-    counters.near_hits += NEAR_HITS.load(Ordering::Relaxed);
+    counters.near_hits += STATE.near_hits.load(Ordering::Relaxed);
     Some((url, counters, error))
 }
