@@ -183,7 +183,7 @@ pub struct Cache {
     compress_threshold: u64,
     /// The CPU can swap a 16-byte pair atomically: integers are stored in place
     /// (entry.rs `FLAG_IN_PLACE`). Asked once, not on every write.
-    pair_swap: bool,
+    pub(super) pair_swap: bool,
 }
 
 impl Cache {

@@ -107,11 +107,14 @@ impl Cache {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
         let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
-        // As in store_draft: the new entry will most likely go where the tail is now.
-        self.prefetch_ring(
-            self.ring_size.pos(self.tail()),
-            entry_len(ns.name.len() + key.len(), 8),
-        );
+        // As in store_draft: the new entry will most likely go where the tail is now (unless
+        // integers are updated in place, where nothing is appended).
+        if !self.pair_swap {
+            self.prefetch_ring(
+                self.ring_size.pos(self.tail()),
+                entry_len(ns.name.len() + key.len(), 8),
+            );
+        }
         let mut sink = LocalSink::new();
         for _ in 0..MAX_ATTEMPTS {
             let (slot, word, header) = match self.find_full(&probe, ns, key, &mut sink) {
