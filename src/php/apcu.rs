@@ -11,38 +11,22 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::c_int;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{zend_function_entry, zend_string, zval};
+use ext_php_rs::ffi::zend_function_entry;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
 
 use super::args::{type_error, type_name, Found, IntArg, KeyArg};
+use super::ffi::{zend_register_functions, zend_unregister_functions, zval_try_get_string_func};
 use super::hash::{self, Key};
+use super::warn::warning;
 use super::{apcu_iterator, cache, codec, ops};
 use crate::engine::{Cache, Error, Namespace, ValueKind, MAX_KEY_LEN};
 
-extern "C" {
-    fn php_error_docref(docref: *const c_char, type_: c_int, format: *const c_char, ...);
-    // Zend/zend_operators.h: (string) $value, NULL with an exception pending when refused.
-    fn zval_try_get_string_func(op: *mut zval) -> *mut zend_string;
-    fn zend_register_functions(
-        scope: *mut std::ffi::c_void,
-        functions: *const zend_function_entry,
-        function_table: *mut std::ffi::c_void,
-        type_: c_int,
-    ) -> c_int;
-    fn zend_unregister_functions(
-        functions: *const zend_function_entry,
-        count: c_int,
-        function_table: *mut std::ffi::c_void,
-    );
-}
-
-const E_WARNING: c_int = 2;
 const MODULE_PERSISTENT: c_int = 1;
 
 /// How long an `apcu_entry()` generator may hold its key before others stop waiting and run
@@ -93,17 +77,10 @@ pub(super) fn peek(key: &[u8], out: &mut Zval) -> PhpResult<bool> {
     ops::peek_into(ns, key, out)
 }
 
-/// A warning from the function being called ("apcu_store(): ..."), as APCu reports.
-fn warn(message: &str) {
-    let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: "%s" with one NUL-terminated argument; called from a function PHP is running.
-    unsafe { php_error_docref(std::ptr::null(), E_WARNING, c"%s".as_ptr(), c.as_ptr()) };
-}
-
 /// An engine refusal (a key over 4096 bytes, a value too large, contention): a warning and a
 /// failed operation, never an exception.
 fn refused<T: Default>(e: Error) -> T {
-    warn(&e.to_string());
+    warning(e);
     T::default()
 }
 
@@ -193,7 +170,7 @@ fn store_one(
     what: &dyn Fn() -> String,
 ) -> PhpResult<bool> {
     if codec::holds_resource(value) {
-        warn("Cannot store resources in apcu cache");
+        warning("Cannot store resources in apcu cache");
         return Ok(false);
     }
     let encoded = codec::encode(value, what)?;
@@ -244,7 +221,9 @@ fn store(
         // No value: nothing to store.
         (Some(_), None) => z.set_bool(false),
         (None, _) => {
-            warn("apc_store expects key parameter to be a string or an array of key/value pairs.");
+            warning(
+                "apc_store expects key parameter to be a string or an array of key/value pairs.",
+            );
             z.set_bool(false);
         }
     }
@@ -273,7 +252,7 @@ pub fn apcu_fetch(key: &Zval, mut success: Found) -> PhpResult<Zval> {
         let mut out = ZendHashTable::with_capacity(keys.len() as u32);
         for (_, k) in hash::elements(keys) {
             let Some(s) = k.dereference().zend_str() else {
-                warn("apc_fetch() expects a string or array of strings.");
+                warning("apc_fetch() expects a string or array of strings.");
                 continue;
             };
             let mut v = Zval::new();
@@ -303,7 +282,7 @@ pub fn apcu_exists(key: &Zval) -> PhpResult<Zval> {
         let mut out = ZendHashTable::new();
         for (_, k) in hash::elements(keys) {
             let Some(s) = k.dereference().zend_str() else {
-                warn("apc_exists() expects a string or array of strings.");
+                warning("apc_exists() expects a string or array of strings.");
                 continue;
             };
             if cache().is_some_and(|c| exists_one(c, s.as_bytes())) {
@@ -337,7 +316,7 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
             let deleted = match k.zend_str() {
                 Some(s) => cache().is_some_and(|c| delete_one(c, s.as_bytes())),
                 None => {
-                    warn(EXPECTS);
+                    warning(EXPECTS);
                     false
                 }
             };
@@ -365,12 +344,12 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
                 ));
             }
             apcu_iterator::Deletable::NotAnIterator => {
-                warn("apc_delete object argument must be instance of APCUIterator.");
+                warning("apc_delete object argument must be instance of APCUIterator.");
                 z.set_bool(false);
             }
         }
     } else {
-        warn(EXPECTS);
+        warning(EXPECTS);
         z.set_bool(false);
     }
     Ok(z)
@@ -593,7 +572,7 @@ pub fn apcu_enabled() -> bool {
 #[php(defaults(limited = false))]
 pub fn apcu_cache_info(limited: bool) -> PhpResult<Zval> {
     let Some(cache) = cache() else {
-        warn("No APC info available.  Perhaps APC is not enabled? Check apc.enabled in your ini file");
+        warning("No APC info available.  Perhaps APC is not enabled? Check apc.enabled in your ini file");
         return Ok(false_zval());
     };
     let s = cache.stats();
@@ -628,7 +607,7 @@ pub fn apcu_cache_info(limited: bool) -> PhpResult<Zval> {
 #[php(defaults(limited = false))]
 pub fn apcu_sma_info(limited: bool) -> PhpResult<Zval> {
     let Some(cache) = cache() else {
-        warn("No APC SMA info available.  Perhaps APC is disabled via apc.enabled?");
+        warning("No APC SMA info available.  Perhaps APC is disabled via apc.enabled?");
         return Ok(false_zval());
     };
     let s = cache.stats();

@@ -12,13 +12,11 @@ use std::ffi::CString;
 use ext_php_rs::zend::{ExecutorGlobals, ModuleEntry};
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
+use super::ffi::zend_register_internal_module;
+
 /// The APCu release whose user-cache API shmcache provides (its functions, warnings and phpt
 /// suite were compared with this one, docs/apcu.md): what `phpversion('apcu')` says.
 pub const APCU_API_VERSION: &str = "5.1.22";
-
-extern "C" {
-    fn zend_register_internal_module(module: *mut ModuleEntry) -> *mut ModuleEntry;
-}
 
 /// Registers the `apcu` module entry (MINIT, after the apcu_* functions).
 pub fn register() -> Result<(), String> {

@@ -10,6 +10,7 @@ mod args;
 mod class;
 mod codec;
 mod fast;
+mod ffi;
 mod functions;
 mod hash;
 mod info;
@@ -19,6 +20,7 @@ mod named;
 mod ops;
 mod sink;
 mod tier;
+mod warn;
 mod zalloc;
 mod zstr;
 
@@ -126,14 +128,11 @@ fn start_apcu_compat(module_number: i32) -> Result<(), String> {
 }
 
 fn apcu_extension_loaded() -> bool {
-    extern "C" {
-        static mut module_registry: ext_php_rs::ffi::HashTable;
-    }
     // SAFETY: PHP's registry of modules, filled as extensions load (before any MINIT) and only
     // read here, during MINIT, on the startup thread.
     unsafe {
         !ext_php_rs::ffi::zend_hash_str_find(
-            std::ptr::addr_of!(module_registry),
+            std::ptr::addr_of!(ffi::module_registry),
             c"apcu".as_ptr(),
             4,
         )

@@ -3,21 +3,16 @@
 //! module reads the INI, reports errors the PHP way and keeps what `shmcache_info()` shows.
 
 use std::cell::RefCell;
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_int, CString};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ext_php_rs::error::php_error;
-use ext_php_rs::flags::ErrorType;
-
-use super::{ini, CACHE};
+use super::ffi::php_log_err_with_severity;
+use super::{ini, warn, CACHE};
 use crate::engine::named::{self, NamedOptions, Opened};
 use crate::engine::Cache;
 
-extern "C" {
-    fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
-}
 const LOG_NOTICE: c_int = 5;
 
 /// After a failed open, the next try waits this long (each try costs syscalls and a warning).
@@ -95,7 +90,7 @@ pub fn at_request_start() {
         None
     });
     if let Some(message) = warning {
-        warn(&message);
+        warn::warning(message);
     }
 }
 
@@ -150,8 +145,9 @@ pub fn open_on_demand() -> Option<&'static Cache> {
             // (its later calls go the tier's way, which refuses them).
             super::tier::region_in_use(cache).then_some(cache)
         }
-        Err(message) => {
-            warn(&format!("{message}; the cache is disabled in this process"));
+        Err(mut message) => {
+            message.push_str("; the cache is disabled in this process");
+            warn::warning(message);
             None
         }
     }
@@ -180,10 +176,6 @@ fn switch_to(cache: Option<Cache>) {
         // is its only owner; no reference to it outlives a request.
         drop(unsafe { Box::from_raw(old) });
     }
-}
-
-fn warn(message: &str) {
-    php_error(&ErrorType::Warning, message);
 }
 
 fn log(message: &str) {
