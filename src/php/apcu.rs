@@ -23,8 +23,9 @@ use ext_php_rs::types::{ZendCallable, ZendHashTable, ZendStr, Zval};
 use super::args::{type_error, type_name, Found, IntArg, KeyArg};
 use super::ffi::{zend_register_functions, zend_unregister_functions, zval_try_get_string_func};
 use super::hash::{self, Key};
+use super::region::cache;
 use super::warn::warning;
-use super::{apcu_iterator, cache, codec, ops};
+use super::{apcu_iterator, codec, ops};
 use crate::engine::{Cache, Error, Namespace, ValueKind, MAX_KEY_LEN};
 
 const MODULE_PERSISTENT: c_int = 1;
@@ -669,8 +670,8 @@ mod handlers {
     use ext_php_rs::types::Zval;
 
     use super::super::args::Found;
-    use super::super::cache;
     use super::super::fast::{self, run, Call, Handler, Written};
+    use super::super::region::cache;
     use super::{arg, delete_one, fetch_one, store_one, update};
 
     /// The generated handlers the hand-written ones replaced, by function.

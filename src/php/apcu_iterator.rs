@@ -32,9 +32,10 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zva
 use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
 
 use super::args::{value_error, IntArg};
+use super::codec;
 use super::ffi::{pcre_get_compiled_regex_cache, php_pcre_match_impl};
 use super::hash;
-use super::{cache, codec};
+use super::region::cache;
 use crate::engine::{EntryTimes, ListedEntry};
 
 pub const APC_LIST_ACTIVE: i64 = 1;

@@ -57,7 +57,10 @@ pub fn register() -> Result<(), String> {
 /// The module's phpinfo() section: who provides it.
 extern "C" fn info(_module: *mut ModuleEntry) {
     info_table_start!();
-    info_table_row!("APCu Support", if super::cache().is_some() { "Enabled" } else { "Disabled" });
+    info_table_row!(
+        "APCu Support",
+        if super::region::cache().is_some() { "Enabled" } else { "Disabled" }
+    );
     info_table_row!("Version", APCU_API_VERSION);
     info_table_row!("Provided by", format!("shmcache {} (shmcache.apcu_compat=1)", super::VERSION));
     info_table_end!();

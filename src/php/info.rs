@@ -7,7 +7,8 @@ use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
 use super::ffi::display_ini_entries;
-use super::{cache, codec, ini, named, tier, VERSION};
+use super::region::cache;
+use super::{codec, ini, named, tier, VERSION};
 use crate::engine::{Namespace, Stats, LAYOUT_VERSION, MAX_KEY_LEN};
 
 fn counters(s: &Stats) -> [(&'static str, u64); 24] {

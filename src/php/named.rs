@@ -5,11 +5,11 @@
 use std::cell::RefCell;
 use std::ffi::{c_int, CString};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::ffi::php_log_err_with_severity;
-use super::{ini, warn, CACHE};
+use super::region::{self, switch_to};
+use super::{ini, warn};
 use crate::engine::named::{self, NamedOptions, Opened};
 use crate::engine::Cache;
 
@@ -82,7 +82,7 @@ pub fn at_request_start() {
         }
         state.settings.as_ref()?;
         state.tried_this_request = false;
-        if super::cache_if_open().is_some_and(|c| c.region().file_unlinked()) {
+        if region::cache_if_open().is_some_and(|c| c.region().file_unlinked()) {
             switch_to(None);
             state.status.opened = None;
             state.retry_at = None;
@@ -140,7 +140,7 @@ pub fn open_on_demand() -> Option<&'static Cache> {
             if let Some(line) = replaced {
                 log(&line);
             }
-            let cache = super::cache_if_open()?;
+            let cache = region::cache_if_open()?;
             // A process without the tier in a region tiered processes use misses this call too
             // (its later calls go the tier's way, which refuses them).
             super::tier::region_in_use(cache).then_some(cache)
@@ -164,18 +164,6 @@ fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened),
     let (region, opened) =
         named::open(&path, &config, &options).map_err(|e| format!("shmcache: {e}"))?;
     Ok((Cache::over(region), path, opened))
-}
-
-/// Makes `cache` this process's cache, releasing the previous one. Only called at RINIT, or
-/// while no cache is open (`open_on_demand`), so nothing borrowed from the old one is alive.
-fn switch_to(cache: Option<Cache>) {
-    let new = cache.map_or(std::ptr::null_mut(), |c| Box::into_raw(Box::new(c)));
-    let old = CACHE.swap(new, Ordering::AcqRel);
-    if !old.is_null() {
-        // SAFETY: `old` came from Box::into_raw (here or at MINIT) and was swapped out, so this
-        // is its only owner; no reference to it outlives a request.
-        drop(unsafe { Box::from_raw(old) });
-    }
 }
 
 fn log(message: &str) {
