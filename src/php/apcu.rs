@@ -656,86 +656,58 @@ pub fn apcu_key_info(key: KeyArg) -> PhpResult<Option<ZBox<ZendHashTable>>> {
     Ok(Some(info))
 }
 
-/// Hand-written call handlers for the common shapes of the hottest calls (a string key, int
-/// arguments given as ints), as `fast` has for the shmcache_* functions: they skip the
-/// generated handlers' zend_try frame and argument conversion, which cost more than half of
-/// what the glue adds to an `apcu_inc` (measured with callgrind, bench/apcu-instructions.sh).
-/// Every other shape (arrays, objects, conversions, wrong argument counts) goes to the
-/// generated handler unchanged, so the behaviour is the generated one by construction; the fast
-/// bodies call the same functions the generated ones do, in the same order.
+/// Hand-written call handlers (see `handler`) for the common shapes of the hottest calls (a
+/// string key, int arguments given as ints): they skip the generated handlers' zend_try frame
+/// and argument conversion, which cost more than half of what the glue adds to an `apcu_inc`
+/// (measured with callgrind, bench/apcu-instructions.sh). Every other shape (arrays, objects,
+/// conversions, wrong argument counts) goes to the generated handler unchanged.
 mod handlers {
-    use std::sync::OnceLock;
-
     use ext_php_rs::ffi::{zend_execute_data, zval, HashTable};
     use ext_php_rs::types::Zval;
 
     use super::super::args::Found;
-    use super::super::fast::{self, run, Call, Handler, Written};
+    use super::super::handler::{
+        dispatch, install as swap, Call, Declined, Generated, Handler, Served, Written,
+    };
     use super::super::region::cache;
     use super::{arg, delete_one, fetch_one, store_one, update};
 
     /// The generated handlers the hand-written ones replaced, by function.
-    struct Generated {
-        fetch: OnceLock<Handler>,
-        store: OnceLock<Handler>,
-        add: OnceLock<Handler>,
-        delete: OnceLock<Handler>,
-        inc: OnceLock<Handler>,
-        dec: OnceLock<Handler>,
+    struct GeneratedHandlers {
+        fetch: Generated,
+        store: Generated,
+        add: Generated,
+        delete: Generated,
+        inc: Generated,
+        dec: Generated,
     }
 
-    static GENERATED: Generated = Generated {
-        fetch: OnceLock::new(),
-        store: OnceLock::new(),
-        add: OnceLock::new(),
-        delete: OnceLock::new(),
-        inc: OnceLock::new(),
-        dec: OnceLock::new(),
+    static GENERATED: GeneratedHandlers = GeneratedHandlers {
+        fetch: Generated::new(),
+        store: Generated::new(),
+        add: Generated::new(),
+        delete: Generated::new(),
+        inc: Generated::new(),
+        dec: Generated::new(),
     };
 
-    /// Runs `body` unless it declines the call (returns Err(())); then the generated handler
-    /// runs it instead, after our frames are gone (so its own zend_try sees any bailout).
-    fn dispatch<R: ext_php_rs::convert::IntoZval>(
-        ex: *mut zend_execute_data,
-        retval: *mut zval,
-        generated: &OnceLock<Handler>,
-        body: impl FnOnce(&mut Call<'_>) -> Result<Option<ext_php_rs::prelude::PhpResult<R>>, ()>,
-    ) {
-        let mut declined = false;
-        run(ex, retval, |c| {
-            body(c).unwrap_or_else(|()| {
-                declined = true;
-                None
-            })
-        });
-        if declined {
-            if let Some(handler) = generated.get() {
-                // SAFETY: the handler PHP would have called for this very call, given the same
-                // live frame and return slot; nothing of ours touched either.
-                unsafe { handler(ex, retval) };
-            }
-        }
-    }
-
-    /// An optional int argument passed as an int (or not passed): its value; Err for any other
-    /// shape, which the generated handler converts or refuses.
-    fn plain_int(c: &Call<'_>, n: usize, default: i64) -> Result<i64, ()> {
+    /// An optional int argument passed as an int (or not passed): its value; declined for any
+    /// other shape, which the generated handler converts or refuses.
+    fn plain_int(c: &Call<'_>, n: usize, default: i64) -> Result<i64, Declined> {
         match c.arg(n) {
             None => Ok(default),
-            Some(z) => z.long().ok_or(()),
+            Some(z) => z.long().ok_or(Declined),
         }
     }
 
     /// The key argument when it is a string (dereferenced, as the generated handlers take it).
-    fn string_key<'a>(c: &Call<'a>) -> Result<&'a [u8], ()> {
-        c.arg(0).and_then(|z| z.zend_str()).map(|s| s.as_bytes()).ok_or(())
+    fn string_key<'a>(c: &Call<'a>) -> Result<&'a [u8], Declined> {
+        c.arg(0).and_then(|z| z.zend_str()).map(|s| s.as_bytes()).ok_or(Declined)
     }
 
     unsafe extern "C" fn fetch(ex: *mut zend_execute_data, retval: *mut zval) {
         dispatch(ex, retval, &GENERATED.fetch, |c| {
-            if !(1..=2).contains(&c.num_args()) {
-                return Err(());
-            }
+            c.count(1, 2)?;
             let key = string_key(c)?;
             let mut found = Found::from_argument(c.raw_arg(1));
             let out = c.retval();
@@ -749,20 +721,14 @@ mod handlers {
         });
     }
 
-    fn store(
-        c: &mut Call<'_>,
-        func: &str,
-        exclusive: bool,
-    ) -> Result<Option<ext_php_rs::prelude::PhpResult<bool>>, ()> {
-        if !(2..=3).contains(&c.num_args()) {
-            return Err(());
-        }
+    fn store(c: &mut Call<'_>, func: &str, exclusive: bool) -> Served<bool> {
+        c.count(2, 3)?;
         let ttl = plain_int(c, 2, 0)?;
         let key = string_key(c)?;
         // As the generated handler takes it: the slot as passed (a null value is left to it).
-        let value: &Zval = c.raw_arg(1).ok_or(())?;
+        let value: &Zval = c.raw_arg(1).ok_or(Declined)?;
         if value.is_null() {
-            return Err(());
+            return Err(Declined);
         }
         Ok(Some(store_one(key, value, ttl, exclusive, &arg(func, 2, "value"))))
     }
@@ -777,21 +743,14 @@ mod handlers {
 
     unsafe extern "C" fn delete(ex: *mut zend_execute_data, retval: *mut zval) {
         dispatch(ex, retval, &GENERATED.delete, |c| {
-            if c.num_args() != 1 {
-                return Err(());
-            }
+            c.count(1, 1)?;
             let key = string_key(c)?;
             Ok(Some(Ok(cache().is_some_and(|cache| delete_one(cache, key)))))
         });
     }
 
-    fn inc_dec(
-        c: &mut Call<'_>,
-        negate: bool,
-    ) -> Result<Option<ext_php_rs::prelude::PhpResult<Written>>, ()> {
-        if !(1..=4).contains(&c.num_args()) {
-            return Err(());
-        }
+    fn inc_dec(c: &mut Call<'_>, negate: bool) -> Served<Written> {
+        c.count(1, 4)?;
         let key = string_key(c)?;
         let step = plain_int(c, 1, 1)?;
         let ttl = plain_int(c, 3, 0)?;
@@ -818,7 +777,7 @@ mod handlers {
     /// Swaps the hand-written handlers in (the first request of each process), keeping the
     /// generated ones for the shapes these leave to them.
     pub fn install(functions: *const HashTable) {
-        let pairs: [(&str, Handler, &OnceLock<Handler>); 6] = [
+        let swaps: [(&str, Handler, &Generated); 6] = [
             ("apcu_fetch", fetch, &GENERATED.fetch),
             ("apcu_store", store_fn, &GENERATED.store),
             ("apcu_add", add_fn, &GENERATED.add),
@@ -826,14 +785,8 @@ mod handlers {
             ("apcu_inc", inc, &GENERATED.inc),
             ("apcu_dec", dec, &GENERATED.dec),
         ];
-        for (name, handler, generated) in pairs {
-            // Swapped only where the generated handler is kept for the other shapes.
-            if generated.get().is_some() {
-                continue;
-            }
-            if let Some(old) = fast::replace(functions, name, handler) {
-                let _ = generated.set(old);
-            }
+        for (name, handler, generated) in swaps {
+            swap(functions, name, handler, generated);
         }
     }
 }

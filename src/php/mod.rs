@@ -12,6 +12,7 @@ mod codec;
 mod fast;
 mod ffi;
 mod functions;
+mod handler;
 mod hash;
 mod info;
 mod ini;
@@ -117,14 +118,14 @@ extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
     0
 }
 
-/// RINIT: the first request of each process installs the hand-written handlers (`fast`);
+/// RINIT: the first request of each process installs the hand-written handlers (`handler`);
 /// every request starts a new set of shared strings (`zstr`).
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     zstr::new_request();
     let _ = std::panic::catch_unwind(named::at_request_start);
     let _ = std::panic::catch_unwind(tier::at_request_start);
     // A panic must not unwind into PHP; the handlers simply stay the generated ones.
-    let _ = std::panic::catch_unwind(fast::install_once);
+    let _ = std::panic::catch_unwind(handler::install_once);
     0
 }
 
