@@ -4,8 +4,6 @@
 //! the operations shared by the functions and the class in `ops`, and the cache in `engine`.
 
 mod apcu;
-mod apcu_iterator;
-mod apcu_module;
 mod args;
 mod class;
 mod codec;
@@ -95,7 +93,7 @@ fn start_apcu_compat(module_number: i32) -> Result<(), String> {
     apcu::register(module_number)?;
     ini::register_apc_mirrors(module_number)?;
     // Applications that test for the extension (extension_loaded, phpversion) find it too.
-    apcu_module::register()
+    apcu::module::register()
 }
 
 fn apcu_extension_loaded() -> bool {

@@ -31,12 +31,12 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
 
-use super::args::{value_error, IntArg};
-use super::codec;
-use super::ffi::{pcre_get_compiled_regex_cache, php_pcre_match_impl};
-use super::hash;
-use super::region::cache;
 use crate::engine::{EntryTimes, ListedEntry};
+use crate::php::args::{value_error, IntArg};
+use crate::php::codec;
+use crate::php::ffi::{pcre_get_compiled_regex_cache, php_pcre_match_impl};
+use crate::php::hash;
+use crate::php::region::cache;
 
 pub const APC_LIST_ACTIVE: i64 = 1;
 pub const APC_LIST_DELETED: i64 = 2;
@@ -135,7 +135,7 @@ pub fn listing(search: &Search) -> Vec<ListedEntry> {
         },
         _ => None,
     };
-    let (ns, empty_key_ns) = super::apcu::namespaces();
+    let (ns, empty_key_ns) = super::store::namespaces();
     let mut entries = cache.entries(ns);
     entries.extend(cache.entries(empty_key_ns).into_iter().map(|mut e| {
         e.key.clear();
@@ -199,7 +199,7 @@ fn item(e: &ListedEntry, format: i64) -> PhpResult<Option<Item>> {
     }
     if format & ITER_VALUE != 0 {
         let mut value = Zval::new();
-        if !super::apcu::peek(&e.key, &mut value)? {
+        if !super::store::peek(&e.key, &mut value)? {
             return Ok(None);
         }
         row.insert("value", value)?;
