@@ -127,6 +127,7 @@ impl<'a> Call<'a> {
 /// Runs a handler body: sets the return value or throws, and turns a panic into an exception.
 /// A body that declines the call hands it to `generated` after our frames are gone (so the
 /// generated handler's own zend_try sees any bailout).
+#[inline(always)]
 pub(super) fn dispatch<R: IntoZval>(
     ex: *mut zend_execute_data,
     retval: *mut zval,
@@ -149,6 +150,7 @@ pub(super) fn dispatch<R: IntoZval>(
     }
 }
 
+#[inline(always)]
 fn run<R: IntoZval>(
     ex: *mut zend_execute_data,
     retval: *mut zval,
