@@ -79,6 +79,7 @@ pub(super) fn delete_one(cache: &Cache, key: &[u8]) -> bool {
 
 /// Stores one value; false (after a warning) when it holds a resource or shmcache refuses it.
 /// An exception from serialize() (a Closure) propagates, as in APCu.
+#[inline]
 pub(super) fn store_one(
     key: &[u8],
     value: &Zval,
@@ -103,6 +104,7 @@ pub(super) fn store_one(
 
 /// Adds `delta` to an integer; a missing key is first created (with `ttl`) as 0, as in APCu.
 /// None when the key holds something other than an integer.
+#[inline]
 pub(super) fn update(key: &[u8], delta: i64, ttl: i64) -> Option<i64> {
     let cache = cache()?;
     let (ns, key) = locate(key);
