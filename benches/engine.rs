@@ -9,7 +9,7 @@ use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 
 const SIZES: [usize; 4] = [16, 100, 4096, 50 * 1024];
 const KEYS: usize = 10_000;
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 fn cache() -> Cache {
     Cache::create(&Config {

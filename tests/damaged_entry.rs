@@ -35,7 +35,7 @@ fn one_damaged_key(key: &[u8], value: &[u8]) -> (Cache, Namespace) {
         Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
-    assert!(cache.set(&ns, key, ValueKind(6), value, 0).unwrap());
+    assert!(cache.set(&ns, key, ValueKind::STRING, value, 0).unwrap());
     damage_value(&cache, key, value);
     (cache, ns)
 }
@@ -50,9 +50,9 @@ fn add_on_a_damaged_entry() {
     let neighbours: Vec<Vec<u8>> =
         (0..300).map(|i| format!("neighbour-{i}").into_bytes()).collect();
     for k in &neighbours {
-        assert!(cache.set(&ns, k, ValueKind(6), b"n", 0).unwrap());
+        assert!(cache.set(&ns, k, ValueKind::STRING, b"n", 0).unwrap());
     }
-    assert!(cache.set(&ns, b"victim", ValueKind(6), b"old value", 0).unwrap());
+    assert!(cache.set(&ns, b"victim", ValueKind::STRING, b"old value", 0).unwrap());
     damage_value(&cache, b"victim", b"old value");
     let mut out = Vec::new();
     assert_eq!(
@@ -61,7 +61,7 @@ fn add_on_a_damaged_entry() {
         "a damaged entry is a miss (as designed)"
     );
     let before = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
-    let r = cache.add(&ns, b"victim", ValueKind(6), b"new value", 0);
+    let r = cache.add(&ns, b"victim", ValueKind::STRING, b"new value", 0);
     let after = neighbours.iter().filter(|k| cache.exists(&ns, k).unwrap()).count();
     assert!(
         matches!(r, Ok(true)),
@@ -75,7 +75,7 @@ fn add_on_a_damaged_entry_reports_contention() {
     let (cache, ns) = one_damaged_key(b"k", b"v1");
     // Before the fix: 10,000 lost "races" against its own damaged slot, then Err(Contended).
     // Its head is whole, so add (which reads no value) finds the key live and refuses.
-    let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
+    let r = cache.add(&ns, b"k", ValueKind::STRING, b"v2", 0);
     assert!(matches!(r, Ok(false)), "add on an entry with a whole head: refused, got {r:?}");
     let mut out = Vec::new();
     assert_eq!(
@@ -84,9 +84,9 @@ fn add_on_a_damaged_entry_reports_contention() {
         "the damaged value is never returned"
     );
     // The get emptied the slot: add now stores, without contention.
-    let r = cache.add(&ns, b"k", ValueKind(6), b"v2", 0);
+    let r = cache.add(&ns, b"k", ValueKind::STRING, b"v2", 0);
     assert!(matches!(r, Ok(true)), "add after the get found the damage, got {r:?}");
-    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
+    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind::STRING));
     assert_eq!(out, b"v2");
 }
 
@@ -99,10 +99,10 @@ fn delete_of_a_damaged_entry_agrees_with_get() {
     let mut out = Vec::new();
     assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), None);
     assert!(!cache.exists(&ns, b"k").unwrap());
-    assert!(!cache.replace(&ns, b"k", ValueKind(6), b"r", 0).unwrap());
+    assert!(!cache.replace(&ns, b"k", ValueKind::STRING, b"r", 0).unwrap());
     assert!(!cache.delete(&ns, b"k").unwrap(), "delete reported a damaged entry as live");
-    assert!(cache.add(&ns, b"k", ValueKind(6), b"new", 0).unwrap());
-    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind(6)));
+    assert!(cache.add(&ns, b"k", ValueKind::STRING, b"new", 0).unwrap());
+    assert_eq!(cache.get(&ns, b"k", &mut out).unwrap(), Some(ValueKind::STRING));
     assert_eq!(out, b"new");
 }
 
@@ -188,13 +188,13 @@ fn operations_that_take_no_value_never_read_it() {
             let cache = Cache::create(&config).unwrap();
             let ns = Namespace::root();
             let key = format!("{name}-key-{spot}").into_bytes();
-            assert!(cache.set(&ns, &key, ValueKind(6), value, 0).unwrap());
+            assert!(cache.set(&ns, &key, ValueKind::STRING, value, 0).unwrap());
             assert_eq!(cache.stats().compressed_count, u64::from(name == "compressed"));
             let at = [0, stored / 2, stored - 1][spot];
             damage_stored(&cache, &key, at);
             assert!(cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists read the value");
             assert!(
-                !cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(),
+                !cache.add(&ns, &key, ValueKind::STRING, b"a", 0).unwrap(),
                 "{name} @{at}: add read the value"
             );
             assert_eq!(
@@ -211,17 +211,17 @@ fn operations_that_take_no_value_never_read_it() {
             );
             assert!(!cache.exists(&ns, &key).unwrap(), "{name} @{at}: exists after the get");
             assert!(
-                !cache.replace(&ns, &key, ValueKind(6), b"r", 0).unwrap(),
+                !cache.replace(&ns, &key, ValueKind::STRING, b"r", 0).unwrap(),
                 "{name} @{at}: replace"
             );
             assert!(!cache.delete(&ns, &key).unwrap(), "{name} @{at}: delete");
-            assert!(cache.add(&ns, &key, ValueKind(6), b"a", 0).unwrap(), "{name} @{at}: add");
+            assert!(cache.add(&ns, &key, ValueKind::STRING, b"a", 0).unwrap(), "{name} @{at}: add");
         }
         // delete, the same: it reports the key it removed live, value unread.
         let cache = Cache::create(&config).unwrap();
         let ns = Namespace::root();
         let key = format!("{name}-deleted").into_bytes();
-        assert!(cache.set(&ns, &key, ValueKind(6), value, 0).unwrap());
+        assert!(cache.set(&ns, &key, ValueKind::STRING, value, 0).unwrap());
         damage_stored(&cache, &key, stored / 2);
         assert!(cache.delete(&ns, &key).unwrap(), "{name}: delete read the value");
         assert!(!cache.exists(&ns, &key).unwrap(), "{name}: deleted");
@@ -265,7 +265,7 @@ fn every_header_byte_is_validated() {
         for at in 0..entry_len {
             for bit in [0x01u8, 0x80] {
                 // A fresh entry each time: a get that finds damage empties the key's slot.
-                assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+                assert!(cache.set(&ns, key, ValueKind::STRING, value, 3600).unwrap());
                 let entry = entry_bytes(&cache, &stored_key);
                 entry[at] ^= bit;
                 let failures = cache.stats().validation_failures;
@@ -301,9 +301,9 @@ fn every_header_byte_is_validated() {
             }
         }
         // Undamaged: the entry reads back.
-        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+        assert!(cache.set(&ns, key, ValueKind::STRING, value, 3600).unwrap());
         let mut out = Vec::new();
-        assert_eq!(cache.get(&ns, key, &mut out).unwrap(), Some(ValueKind(6)));
+        assert_eq!(cache.get(&ns, key, &mut out).unwrap(), Some(ValueKind::STRING));
         assert_eq!(out, value);
     }
 }
@@ -321,7 +321,7 @@ fn forged_checksums_match_the_cache() {
         (b"wp:posts", b"forged-42", &[7u8; 300][..]),
     ] {
         let ns = Namespace::new(ns_name).unwrap();
-        assert!(cache.set(&ns, key, ValueKind(6), value, 0).unwrap());
+        assert!(cache.set(&ns, key, ValueKind::STRING, value, 0).unwrap());
         let stored_key = [ns_name, key].concat();
         let entry = entry_bytes(&cache, &stored_key);
         let head = &entry[..HEADER + stored_key.len()];
@@ -379,7 +379,7 @@ unsafe impl ValueSink for LapsTheRing<'_> {
             for i in 0..300 {
                 assert!(self
                     .cache
-                    .set(&ns, format!("filler-{i}").as_bytes(), ValueKind(6), &filler, 0)
+                    .set(&ns, format!("filler-{i}").as_bytes(), ValueKind::STRING, &filler, 0)
                     .unwrap());
             }
         }
@@ -401,7 +401,9 @@ fn a_copy_overwritten_during_the_read_counts_as_lapped() {
         Config { keys_memory_size: 1 << 20, values_memory_size: 1 << 20, compress_threshold: 0 };
     let cache = Cache::create(&config).unwrap();
     let ns = Namespace::root();
-    assert!(cache.set(&ns, b"k", ValueKind(6), b"the value read while the ring laps", 0).unwrap());
+    assert!(cache
+        .set(&ns, b"k", ValueKind::STRING, b"the value read while the ring laps", 0)
+        .unwrap());
     let recycles = cache.stats().recycles;
     let mut sink = LapsTheRing { cache: &cache, out: Vec::new(), lapped: false };
     assert_eq!(cache.get_into(&ns, b"k", &mut sink).unwrap(), None, "a lapped copy is a miss");
@@ -421,7 +423,7 @@ fn a_damaged_entry_is_not_listed() {
         let cache = Cache::create(&config).unwrap();
         let ns = Namespace::new(b"site").unwrap();
         let key = b"listed-key";
-        assert!(cache.set(&ns, key, ValueKind(6), value, 3600).unwrap());
+        assert!(cache.set(&ns, key, ValueKind::STRING, value, 3600).unwrap());
         let stored_key = [&b"site"[..], &key[..]].concat();
         let entry_len = HEADER + stored_key.len() + value.len();
         let entry = entry_bytes(&cache, &stored_key);

@@ -4,7 +4,7 @@ use shmcache::engine::{
     Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN,
 };
 
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 fn cache(keys: u64, values: u64, threshold: u64) -> Cache {
     Cache::create(&Config {

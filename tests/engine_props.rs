@@ -53,17 +53,17 @@ proptest! {
                         c.set(&spaces[n as usize], &key(k), ValueKind::INT, &i.to_le_bytes(), 0).unwrap();
                         model.insert((n, k), V::Int(i));
                     } else {
-                        c.set(&spaces[n as usize], &key(k), ValueKind(6), &v, 0).unwrap();
+                        c.set(&spaces[n as usize], &key(k), ValueKind::STRING, &v, 0).unwrap();
                         model.insert((n, k), V::Bytes(v));
                     }
                 }
                 Op::Add(n, k, v) => {
-                    let added = c.add(&spaces[n as usize], &key(k), ValueKind(6), &v, 0).unwrap();
+                    let added = c.add(&spaces[n as usize], &key(k), ValueKind::STRING, &v, 0).unwrap();
                     prop_assert_eq!(added, !model.contains_key(&(n, k)));
                     model.entry((n, k)).or_insert(V::Bytes(v));
                 }
                 Op::Replace(n, k, v) => {
-                    let replaced = c.replace(&spaces[n as usize], &key(k), ValueKind(6), &v, 0).unwrap();
+                    let replaced = c.replace(&spaces[n as usize], &key(k), ValueKind::STRING, &v, 0).unwrap();
                     prop_assert_eq!(replaced, model.contains_key(&(n, k)));
                     if replaced { model.insert((n, k), V::Bytes(v)); }
                 }

@@ -64,7 +64,7 @@ fn incr_totals_and_add_winners_are_exact() {
                         .add(
                             root,
                             key.as_bytes(),
-                            ValueKind(6),
+                            ValueKind::STRING,
                             format!("winner {p}").as_bytes(),
                             0,
                         )

@@ -19,14 +19,14 @@ fn writer(cache: &Cache, seed: u64) -> i32 {
         let ns = &spaces[rng.below(2) as usize];
         let _ = match rng.below(6) {
             0 => cache.delete(ns, &key).map(|_| true),
-            1 => cache.add(ns, &key, ValueKind(6), &make_value(&key, seq, 50), 0),
+            1 => cache.add(ns, &key, ValueKind::STRING, &make_value(&key, seq, 50), 0),
             2 => cache.incr(ns, b"shared-counter", 1).map(|_| true),
-            3 => cache.set(ns, &key, ValueKind(6), &make_value(&key, seq, 20_000), 0),
+            3 => cache.set(ns, &key, ValueKind::STRING, &make_value(&key, seq, 20_000), 0),
             4 => {
                 cache.flush_namespace(&spaces[1]);
                 Ok(true)
             }
-            _ => cache.set(ns, &key, ValueKind(6), &make_value(&key, seq, 300), 0),
+            _ => cache.set(ns, &key, ValueKind::STRING, &make_value(&key, seq, 300), 0),
         };
     }
 }
@@ -41,7 +41,7 @@ fn checker(cache: &Cache, seed: u64, report: &Shared, slot: usize) -> i32 {
         let key = format!("k{}", rng.below(KEYS)).into_bytes();
         let ns = &spaces[rng.below(2) as usize];
         if i % 3 == 0 {
-            cache.set(ns, &key, ValueKind(6), &make_value(&key, seed + i, 200), 0).unwrap();
+            cache.set(ns, &key, ValueKind::STRING, &make_value(&key, seed + i, 200), 0).unwrap();
         } else if cache.get(ns, &key, &mut out).unwrap().is_some() {
             report.add(slot, 1);
             if !value_is_valid(&key, &out) {

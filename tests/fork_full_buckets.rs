@@ -38,7 +38,7 @@ const REPLACES: u64 = 20_000;
 /// Keys sharing the contested key's two buckets (7 slots each): enough to fill them.
 const NEIGHBOURS: usize = 14;
 const KEY: &[u8] = b"contested";
-const KIND: ValueKind = ValueKind(6);
+const KIND: ValueKind = ValueKind::STRING;
 
 /// A 1 KiB index (16 buckets) and a ring large enough that no round recycles the entries it
 /// relies on (the neighbours are rewritten every round, and filled again before each).

@@ -33,7 +33,7 @@ fn concurrent_writers_and_readers_never_see_a_wrong_value() {
                     if rng.below(2) == 0 {
                         let len = [16, 100, 700, 3000][rng.below(4) as usize];
                         let v = make_value(&key, seq * PROCS as u64 + p as u64, len);
-                        if cache.set(space, &key, ValueKind(6), &v, 0).unwrap() {
+                        if cache.set(space, &key, ValueKind::STRING, &v, 0).unwrap() {
                             report.add(p * 4 + 3, 1);
                         }
                     } else {

@@ -5,7 +5,7 @@ use std::cell::Cell;
 
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 
-const STRING: ValueKind = ValueKind(6);
+const STRING: ValueKind = ValueKind::STRING;
 
 fn cache() -> Cache {
     Cache::create(&Config {

@@ -11,7 +11,7 @@
 
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 fn filled(percent: u64) -> (Cache, u64) {
     let c = Cache::create(&Config {

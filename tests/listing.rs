@@ -2,7 +2,7 @@
 
 use shmcache::engine::{Cache, Config, ListedEntry, Namespace, ValueKind};
 
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 fn cache(keys: u64, values: u64, threshold: u64) -> Cache {
     Cache::create(&Config {

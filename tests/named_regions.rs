@@ -18,7 +18,7 @@ use shmcache::engine::named::{self, NamedOptions, Opened};
 use shmcache::engine::{Cache, Config, Error, Namespace, ValueKind};
 
 const CHILD_ENV: &str = "SHMCACHE_NAMED_CHILD";
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 fn small() -> Config {
     Config { keys_memory_size: 64 << 10, values_memory_size: 1 << 20, compress_threshold: 0 }

@@ -4,7 +4,7 @@
 
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 
-const STR: ValueKind = ValueKind(6);
+const STR: ValueKind = ValueKind::STRING;
 
 #[test]
 fn one_namespace_flushed_100k_times_leaves_another_hitting() {

@@ -16,7 +16,7 @@ use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 const ALIAS: u64 = 1 << 46;
 /// The index is swept once per this many bytes of writes (docs/design.md, "Dead slot words").
 const SWEEP_ROUND: u64 = 1 << 44;
-const KIND: ValueKind = ValueKind(6);
+const KIND: ValueKind = ValueKind::STRING;
 
 /// 16 buckets (112 slots) and a 64 KiB ring: few keys and short laps.
 fn small_cache() -> Cache {

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let cache = Cache::create(&config).expect("create");
     let ns = Namespace::root();
     let original: Vec<u8> = (0..200u32).map(|i| (i * 7 % 251) as u8).collect();
-    assert!(cache.set(&ns, KEY, ValueKind(6), &original, 0).unwrap());
+    assert!(cache.set(&ns, KEY, ValueKind::STRING, &original, 0).unwrap());
     let layout = cache.region().fuzz_layout();
     // The first entry of a fresh region is at virtual (and physical) ring offset 64.
     let pos = layout.ring.0 + 64;
@@ -104,7 +104,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(kind) = hit {
         if identical {
             assert_eq!(out, original);
-            assert_eq!(kind, ValueKind(6));
+            assert_eq!(kind, ValueKind::STRING);
         } else {
             assert!(sum_ok, "a forged entry without a valid checksum was returned");
             let value = &entry[HEADER + key_len..total];
@@ -134,12 +134,12 @@ fuzz_target!(|data: &[u8]| {
     // Everything else on the same key must cope too.
     let _ = cache.exists(&ns, KEY).expect("exists");
     let _ = cache.incr(&ns, KEY, 1).expect("incr");
-    let _ = cache.replace(&ns, KEY, ValueKind(6), b"r", 0).expect("replace");
+    let _ = cache.replace(&ns, KEY, ValueKind::STRING, b"r", 0).expect("replace");
     // (A damaged entry whose key bytes still match once made add() retry until it gave up:
     // fuzz/regressions/entry_read/add-on-damaged-entry.)
-    let _ = cache.add(&ns, KEY, ValueKind(6), b"a", 0).expect("add");
-    assert!(cache.set(&ns, KEY, ValueKind(6), b"fresh", 0).expect("set"));
-    assert_eq!(cache.get(&ns, KEY, &mut out).expect("get"), Some(ValueKind(6)));
+    let _ = cache.add(&ns, KEY, ValueKind::STRING, b"a", 0).expect("add");
+    assert!(cache.set(&ns, KEY, ValueKind::STRING, b"fresh", 0).expect("set"));
+    assert_eq!(cache.get(&ns, KEY, &mut out).expect("get"), Some(ValueKind::STRING));
     assert_eq!(out, b"fresh");
     let _ = cache.delete(&ns, KEY).expect("delete");
     let s = cache.stats();

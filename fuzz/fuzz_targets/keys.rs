@@ -19,7 +19,7 @@ use shmcache::engine::{
     Cache, Config, Error, Namespace, ValueKind, MAX_KEY_LEN, MAX_NAMESPACE_LEN,
 };
 
-const STRING: ValueKind = ValueKind(6);
+const STRING: ValueKind = ValueKind::STRING;
 
 thread_local! {
     // One region for every input (a fresh one per input would spend the run in mmap); each

@@ -19,7 +19,7 @@ use shmcache::engine::{Cache, Config, Namespace, Region, ValueKind};
 use xxhash_rust::xxh3::xxh3_64;
 
 const KEYS: usize = 24;
-const STRING: ValueKind = ValueKind(6);
+const STRING: ValueKind = ValueKind::STRING;
 
 #[derive(Clone)]
 struct Model {

@@ -53,12 +53,26 @@ pub use sink::ValueSink;
 pub use write::Mode as WriteMode;
 
 /// The type tag stored with a value. The engine only interprets `INT` (8 bytes, little endian);
-/// other tags belong to the caller's codec.
+/// the other tags belong to the PHP codec (`php/codec.rs`), but every kind any part of the
+/// extension stores is listed here, once, so no two parts can give one tag two meanings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueKind(pub u8);
 
 impl ValueKind {
     pub const INT: ValueKind = ValueKind(1);
+    pub const NULL: ValueKind = ValueKind(2);
+    pub const FALSE: ValueKind = ValueKind(3);
+    pub const TRUE: ValueKind = ValueKind(4);
+    pub const DOUBLE: ValueKind = ValueKind(5);
+    pub const STRING: ValueKind = ValueKind(6);
+    pub const ARRAY: ValueKind = ValueKind(7);
+    /// PHP's serialize() output.
+    pub const SERIALIZED: ValueKind = ValueKind(8);
+    /// A plain stdClass: its property table in the native encoding.
+    pub const OBJECT: ValueKind = ValueKind(9);
+    /// The tier's note that a key is known to be absent (`tier/mod.rs`, which still declares
+    /// its own `ABSENT` of the same value until its rework uses this one).
+    pub const ABSENT: ValueKind = ValueKind(0xFE);
 }
 
 /// A key scope. The root namespace (empty name) is what the plain functions use; flushing it

@@ -2,11 +2,12 @@
 
 use ext_php_rs::convert::{FromZval, FromZvalMut, StubLiteral};
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::{zend_reference, zend_result, zend_string};
+use ext_php_rs::ffi::{zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 use ext_php_rs::zend::ce;
 
+use super::ffi::zend_try_assign_typed_ref_bool;
 use super::hash::Key;
 use crate::engine::{string_hash, MAX_KEY_LEN};
 
@@ -19,12 +20,6 @@ impl<'a> FromZval<'a> for KeyArg<'a> {
     fn from_zval(zval: &'a Zval) -> Option<Self> {
         Some(KeyArg(zval))
     }
-}
-
-extern "C" {
-    // Zend/zend_API.h: assigns to a reference bound to typed properties, checking each type
-    // (throws a TypeError and changes nothing when one refuses the value).
-    fn zend_try_assign_typed_ref_bool(reference: *mut zend_reference, value: bool) -> zend_result;
 }
 
 /// The optional `?bool &$found = null` out-parameter, held as the reference PHP passed: a

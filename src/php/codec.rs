@@ -8,8 +8,6 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use std::ffi::{c_int, c_void};
-
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{
@@ -21,6 +19,12 @@ use ext_php_rs::types::{ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::type_error;
+use super::ffi::{
+    object_properties_init_ex, php_var_serialize, php_var_serialize_destroy,
+    php_var_serialize_init, php_var_unserialize, php_var_unserialize_destroy,
+    php_var_unserialize_init, shmcache_serializer_restore, shmcache_serializer_set_aside,
+    SerializerState, SmartStr,
+};
 use super::hash::{self, Key as ArrayKey};
 use super::kinds::{ARRAY, DOUBLE, FALSE, NULL, OBJECT, SERIALIZED, STRING, TRUE};
 use super::zstr::{self, SharedStrings};
@@ -324,43 +328,6 @@ fn refuse_resources(
     Ok(())
 }
 
-/// PHP's own serializer, called directly (what `serialize()`/`unserialize()` run, without the
-/// function-call machinery): ext/standard/php_var.h.
-#[repr(C)]
-struct SmartStr {
-    s: *mut zend_string,
-    a: usize,
-}
-
-extern "C" {
-    fn php_var_serialize(buf: *mut SmartStr, value: *mut Zval, data: *mut *mut c_void);
-    fn php_var_serialize_init() -> *mut c_void;
-    fn php_var_serialize_destroy(data: *mut c_void);
-    fn php_var_unserialize(
-        rval: *mut Zval,
-        p: *mut *const u8,
-        max: *const u8,
-        data: *mut *mut c_void,
-    ) -> c_int;
-    fn php_var_unserialize_init() -> *mut c_void;
-    fn php_var_unserialize_destroy(data: *mut c_void);
-}
-
-/// The outer call's serializer state while ours runs (serializer_state.c).
-#[repr(C)]
-struct SerializerState {
-    serialize_data: *mut c_void,
-    unserialize_data: *mut c_void,
-    serialize_level: std::ffi::c_uint,
-    unserialize_level: std::ffi::c_uint,
-    lock: std::ffi::c_uint,
-}
-
-extern "C" {
-    fn shmcache_serializer_set_aside(saved: *mut SerializerState);
-    fn shmcache_serializer_restore(saved: *const SerializerState);
-}
-
 /// Runs `f` as a top-level serialize()/unserialize() would run, whatever user code called us
 /// from: inside a serialize()/unserialize() of user code (a cache call from
 /// Serializable::unserialize, say), `php_var_*_init` would otherwise join the outer call's
@@ -553,11 +520,6 @@ fn string_value(out: &mut Zval, s: ZBox<ZendStr>) -> ZvalTypeFlags {
     } else {
         ZvalTypeFlags::StringEx
     }
-}
-
-extern "C" {
-    // Zend/zend_API.h: gives an object the properties table it will own.
-    fn object_properties_init_ex(object: *mut ZendObject, properties: *mut ZendHashTable);
 }
 
 /// Makes `out` (a null zval) a new stdClass whose properties are `props` (string keys, as the

@@ -3,15 +3,10 @@
 //! than a cached get itself). PHP 8.2 layout: a packed array holds bare zvals, a hash holds
 //! Buckets (zval, numeric key, string key).
 
-use std::ffi::c_char;
-
 use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_update, zend_string, IS_UNDEF};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
-extern "C" {
-    // Zend/zend_hash.h: the out-of-line part of ZEND_HANDLE_NUMERIC_STR.
-    fn _zend_handle_numeric_str_ex(key: *const c_char, length: usize, idx: *mut u64) -> bool;
-}
+use super::ffi::_zend_handle_numeric_str_ex;
 
 /// Zend/zend_hash.h
 const HASH_FLAG_PACKED: u32 = 1 << 2;

@@ -6,12 +6,10 @@ use ext_php_rs::types::ZendHashTable;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
-use super::{cache, codec, ini, named, tier, VERSION};
+use super::ffi::display_ini_entries;
+use super::region::cache;
+use super::{codec, ini, named, tier, VERSION};
 use crate::engine::{Namespace, Stats, LAYOUT_VERSION, MAX_KEY_LEN};
-
-extern "C" {
-    fn display_ini_entries(module: *mut ModuleEntry);
-}
 
 fn counters(s: &Stats) -> [(&'static str, u64); 24] {
     [

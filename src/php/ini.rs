@@ -4,33 +4,18 @@
 //! `region*` directives and, for a named region, the sizes again at the first request of each
 //! process, once a pool's own values are applied.
 
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::{c_int, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ext_php_rs::boxed::ZBox;
-use ext_php_rs::ffi::{zend_ini_entry, zend_long, zend_string};
+use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
+use super::ffi::{sapi_module, zend_ini_parse_quantity, zend_unregister_ini_entries};
 use crate::engine::{named, Config};
 use crate::engine::{MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
-
-extern "C" {
-    fn zend_ini_parse_quantity(value: *mut zend_string, errstr: *mut *mut zend_string)
-        -> zend_long;
-    fn zend_unregister_ini_entries(module_number: c_int);
-    fn php_error_docref(docref: *const c_char, type_: c_int, format: *const c_char, ...);
-    static sapi_module: SapiModuleHead;
-}
-
-/// The leading fields of PHP's `sapi_module_struct`: its name comes first.
-#[repr(C)]
-struct SapiModuleHead {
-    name: *const c_char,
-}
-
-const E_CORE_WARNING: c_int = 32;
 
 static ENTRIES: IniEntryDefs<21> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
@@ -308,9 +293,7 @@ pub fn config() -> Result<Config, String> {
 
 /// Reports why startup failed (PHP then prints "Unable to start shmcache module").
 pub fn startup_error(message: &str) {
-    let c = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: "%s" with one NUL-terminated argument; callable during MINIT.
-    unsafe { php_error_docref(std::ptr::null(), E_CORE_WARNING, c"%s".as_ptr(), c.as_ptr()) };
+    super::warn::core_warning(message);
 }
 
 /// The tier's settings (`shmcache.redis*`), None when `shmcache.redis` is empty. Read at a

@@ -4,29 +4,32 @@
 //! the operations shared by the functions and the class in `ops`, and the cache in `engine`.
 
 mod apcu;
-mod apcu_iterator;
-mod apcu_module;
 mod args;
 mod class;
 mod codec;
 mod fast;
+mod ffi;
 mod functions;
+mod handler;
 mod hash;
 mod info;
 mod ini;
 mod kinds;
 mod named;
 mod ops;
+mod region;
 mod sink;
 mod tier;
+mod warn;
 mod zalloc;
 mod zstr;
 
-use std::sync::atomic::{AtomicPtr, Ordering};
-
 use ext_php_rs::prelude::*;
 
-use crate::engine::{Cache, MAX_KEY_LEN};
+use crate::engine::MAX_KEY_LEN;
+
+// `ops` and `tier` find the region here (`region::cache`), until the tier's rework moves them.
+pub(crate) use region::{cache, cache_if_open};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -34,32 +37,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const SHMCACHE_VERSION: &str = VERSION;
 #[php_const]
 pub const SHMCACHE_MAX_KEY_LENGTH: i64 = MAX_KEY_LEN as i64;
-
-/// The region of this process: the anonymous one, created at MINIT (in the FPM master, so every
-/// worker inherits the mapping), or a named one, opened at a process's first request (`named`).
-/// Dropped at MSHUTDOWN. Null when disabled.
-pub(crate) static CACHE: AtomicPtr<Cache> = AtomicPtr::new(std::ptr::null_mut());
-
-/// The cache, or None when the extension is disabled in this SAPI (or its named region cannot
-/// be opened). A process with a named region opens it here, at its first cache call.
-#[inline]
-pub(crate) fn cache() -> Option<&'static Cache> {
-    match cache_if_open() {
-        Some(c) => Some(c),
-        None => named::open_on_demand(),
-    }
-}
-
-/// The cache if one is open, without opening the named region.
-#[inline]
-pub(crate) fn cache_if_open() -> Option<&'static Cache> {
-    let p = CACHE.load(Ordering::Acquire);
-    // SAFETY: the pointer is either null or a leaked Box set at MINIT, or by `named` at RINIT or
-    // while none was open, before any reference to it exists; it is only reclaimed at RINIT
-    // (named::switch_to) or MSHUTDOWN, between requests, when no reference handed out during a
-    // request is alive.
-    unsafe { p.as_ref() }
-}
 
 fn startup(_ty: i32, module_number: i32) -> i32 {
     std::panic::catch_unwind(|| {
@@ -89,16 +66,10 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
         if !enabled || named {
             return 0;
         }
-        // The CLI does not fork workers off this process: its pages fault in as it uses them.
-        let created =
-            if ini::is_cli() { Cache::create_unpopulated(&config) } else { Cache::create(&config) };
-        match created {
-            Ok(cache) => {
-                CACHE.store(Box::into_raw(Box::new(cache)), Ordering::Release);
-                0
-            }
-            Err(e) => {
-                ini::startup_error(&format!("shmcache: {e}"));
+        match region::create(&config) {
+            Ok(()) => 0,
+            Err(message) => {
+                ini::startup_error(&message);
                 -1
             }
         }
@@ -122,18 +93,15 @@ fn start_apcu_compat(module_number: i32) -> Result<(), String> {
     apcu::register(module_number)?;
     ini::register_apc_mirrors(module_number)?;
     // Applications that test for the extension (extension_loaded, phpversion) find it too.
-    apcu_module::register()
+    apcu::module::register()
 }
 
 fn apcu_extension_loaded() -> bool {
-    extern "C" {
-        static mut module_registry: ext_php_rs::ffi::HashTable;
-    }
     // SAFETY: PHP's registry of modules, filled as extensions load (before any MINIT) and only
     // read here, during MINIT, on the startup thread.
     unsafe {
         !ext_php_rs::ffi::zend_hash_str_find(
-            std::ptr::addr_of!(module_registry),
+            std::ptr::addr_of!(ffi::module_registry),
             c"apcu".as_ptr(),
             4,
         )
@@ -143,25 +111,19 @@ fn apcu_extension_loaded() -> bool {
 
 extern "C" fn shutdown(_ty: i32, module_number: i32) -> i32 {
     apcu::unregister();
-    let p = CACHE.swap(std::ptr::null_mut(), Ordering::AcqRel);
-    if !p.is_null() {
-        // SAFETY: p came from Box::into_raw at MINIT and was swapped out, so this is the only
-        // owner; no PHP code of this process runs after MSHUTDOWN. Other processes keep their
-        // own mapping of the region.
-        drop(unsafe { Box::from_raw(p) });
-    }
+    region::close();
     ini::unregister(module_number);
     0
 }
 
-/// RINIT: the first request of each process installs the hand-written handlers (`fast`);
+/// RINIT: the first request of each process installs the hand-written handlers (`handler`);
 /// every request starts a new set of shared strings (`zstr`).
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     zstr::new_request();
     let _ = std::panic::catch_unwind(named::at_request_start);
     let _ = std::panic::catch_unwind(tier::at_request_start);
     // A panic must not unwind into PHP; the handlers simply stay the generated ones.
-    let _ = std::panic::catch_unwind(fast::install_once);
+    let _ = std::panic::catch_unwind(handler::install_once);
     0
 }
 

@@ -3,21 +3,16 @@
 //! module reads the INI, reports errors the PHP way and keeps what `shmcache_info()` shows.
 
 use std::cell::RefCell;
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_int, CString};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ext_php_rs::error::php_error;
-use ext_php_rs::flags::ErrorType;
-
-use super::{ini, CACHE};
+use super::ffi::php_log_err_with_severity;
+use super::region::{self, switch_to};
+use super::{ini, warn};
 use crate::engine::named::{self, NamedOptions, Opened};
 use crate::engine::Cache;
 
-extern "C" {
-    fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
-}
 const LOG_NOTICE: c_int = 5;
 
 /// After a failed open, the next try waits this long (each try costs syscalls and a warning).
@@ -87,7 +82,7 @@ pub fn at_request_start() {
         }
         state.settings.as_ref()?;
         state.tried_this_request = false;
-        if super::cache_if_open().is_some_and(|c| c.region().file_unlinked()) {
+        if region::cache_if_open().is_some_and(|c| c.region().file_unlinked()) {
             switch_to(None);
             state.status.opened = None;
             state.retry_at = None;
@@ -95,7 +90,7 @@ pub fn at_request_start() {
         None
     });
     if let Some(message) = warning {
-        warn(&message);
+        warn::warning(message);
     }
 }
 
@@ -145,13 +140,14 @@ pub fn open_on_demand() -> Option<&'static Cache> {
             if let Some(line) = replaced {
                 log(&line);
             }
-            let cache = super::cache_if_open()?;
+            let cache = region::cache_if_open()?;
             // A process without the tier in a region tiered processes use misses this call too
             // (its later calls go the tier's way, which refuses them).
             super::tier::region_in_use(cache).then_some(cache)
         }
-        Err(message) => {
-            warn(&format!("{message}; the cache is disabled in this process"));
+        Err(mut message) => {
+            message.push_str("; the cache is disabled in this process");
+            warn::warning(message);
             None
         }
     }
@@ -168,22 +164,6 @@ fn open(settings: &ini::NamedRegionSettings) -> Result<(Cache, PathBuf, Opened),
     let (region, opened) =
         named::open(&path, &config, &options).map_err(|e| format!("shmcache: {e}"))?;
     Ok((Cache::over(region), path, opened))
-}
-
-/// Makes `cache` this process's cache, releasing the previous one. Only called at RINIT, or
-/// while no cache is open (`open_on_demand`), so nothing borrowed from the old one is alive.
-fn switch_to(cache: Option<Cache>) {
-    let new = cache.map_or(std::ptr::null_mut(), |c| Box::into_raw(Box::new(c)));
-    let old = CACHE.swap(new, Ordering::AcqRel);
-    if !old.is_null() {
-        // SAFETY: `old` came from Box::into_raw (here or at MINIT) and was swapped out, so this
-        // is its only owner; no reference to it outlives a request.
-        drop(unsafe { Box::from_raw(old) });
-    }
-}
-
-fn warn(message: &str) {
-    php_error(&ErrorType::Warning, message);
 }
 
 fn log(message: &str) {

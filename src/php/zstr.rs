@@ -16,13 +16,8 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::zend_string;
 use ext_php_rs::types::ZendStr;
 
+use super::ffi::{zend_empty_string, zend_one_char_string};
 use super::zalloc::alloc_zend_string;
-
-extern "C" {
-    // Zend/zend_string.h
-    static zend_empty_string: *mut zend_string;
-    static zend_one_char_string: [*mut zend_string; 256];
-}
 
 /// A string value of its own.
 #[inline]

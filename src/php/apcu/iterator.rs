@@ -16,7 +16,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
 use std::sync::OnceLock;
 
 use ext_php_rs::boxed::ZBox;
@@ -25,33 +25,18 @@ use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::constant::IntoConst;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{
-    zend_execute_data, zend_function, zend_hash_str_find, zend_string, zval, IS_PTR,
-    ZEND_INTERNAL_FUNCTION,
+    zend_execute_data, zend_function, zend_hash_str_find, zval, IS_PTR, ZEND_INTERNAL_FUNCTION,
 };
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ce, ExecuteData, ExecutorGlobals};
 
-use super::args::{value_error, IntArg};
-use super::hash;
-use super::{cache, codec};
 use crate::engine::{EntryTimes, ListedEntry};
-
-extern "C" {
-    // ext/pcre/php_pcre.h: the compiled pattern from PHP's regex cache (NULL after a warning
-    // when it does not compile), and preg_match() on it.
-    fn pcre_get_compiled_regex_cache(regex: *mut zend_string) -> *mut c_void;
-    fn php_pcre_match_impl(
-        pce: *mut c_void,
-        subject: *mut zend_string,
-        return_value: *mut zval,
-        subpats: *mut zval,
-        global: c_int,
-        use_flags: c_int,
-        flags: i64,
-        start_offset: i64,
-    );
-}
+use crate::php::args::{value_error, IntArg};
+use crate::php::codec;
+use crate::php::ffi::{pcre_get_compiled_regex_cache, php_pcre_match_impl};
+use crate::php::hash;
+use crate::php::region::cache;
 
 pub const APC_LIST_ACTIVE: i64 = 1;
 pub const APC_LIST_DELETED: i64 = 2;
@@ -150,7 +135,7 @@ pub fn listing(search: &Search) -> Vec<ListedEntry> {
         },
         _ => None,
     };
-    let (ns, empty_key_ns) = super::apcu::namespaces();
+    let (ns, empty_key_ns) = super::store::namespaces();
     let mut entries = cache.entries(ns);
     entries.extend(cache.entries(empty_key_ns).into_iter().map(|mut e| {
         e.key.clear();
@@ -214,7 +199,7 @@ fn item(e: &ListedEntry, format: i64) -> PhpResult<Option<Item>> {
     }
     if format & ITER_VALUE != 0 {
         let mut value = Zval::new();
-        if !super::apcu::peek(&e.key, &mut value)? {
+        if !super::store::peek(&e.key, &mut value)? {
             return Ok(None);
         }
         row.insert("value", value)?;

@@ -2,7 +2,7 @@
 //! the APCu extension rather than for its functions find it: `extension_loaded('apcu')`,
 //! `phpversion('apcu')` (Nextcloud requires 5.1.0 or later), `php -m`, `phpinfo()`,
 //! `ReflectionExtension('apcu')`. The entry has no functions, settings or hooks of its own: the
-//! apcu_* functions, `APCUIterator` and the `apc.*` mirrors stay shmcache's (`apcu.rs`,
+//! apcu_* functions, `APCUIterator` and the `apc.*` mirrors stay shmcache's (`apcu/`,
 //! `ini.rs`). Registered during shmcache's MINIT, so it follows shmcache in PHP's module
 //! registry and is destroyed before shmcache's library is unloaded (the registry is destroyed
 //! in reverse order): its callback and strings are never used after that.
@@ -12,13 +12,11 @@ use std::ffi::CString;
 use ext_php_rs::zend::{ExecutorGlobals, ModuleEntry};
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
+use crate::php::ffi::zend_register_internal_module;
+
 /// The APCu release whose user-cache API shmcache provides (its functions, warnings and phpt
 /// suite were compared with this one, docs/apcu.md): what `phpversion('apcu')` says.
 pub const APCU_API_VERSION: &str = "5.1.22";
-
-extern "C" {
-    fn zend_register_internal_module(module: *mut ModuleEntry) -> *mut ModuleEntry;
-}
 
 /// Registers the `apcu` module entry (MINIT, after the apcu_* functions).
 pub fn register() -> Result<(), String> {
@@ -59,8 +57,14 @@ pub fn register() -> Result<(), String> {
 /// The module's phpinfo() section: who provides it.
 extern "C" fn info(_module: *mut ModuleEntry) {
     info_table_start!();
-    info_table_row!("APCu Support", if super::cache().is_some() { "Enabled" } else { "Disabled" });
+    info_table_row!(
+        "APCu Support",
+        if crate::php::region::cache().is_some() { "Enabled" } else { "Disabled" }
+    );
     info_table_row!("Version", APCU_API_VERSION);
-    info_table_row!("Provided by", format!("shmcache {} (shmcache.apcu_compat=1)", super::VERSION));
+    info_table_row!(
+        "Provided by",
+        format!("shmcache {} (shmcache.apcu_compat=1)", crate::php::VERSION)
+    );
     info_table_end!();
 }
