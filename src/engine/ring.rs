@@ -212,15 +212,18 @@ impl RingView {
         debug_assert!(pos % 16 == 0 && pos + 16 <= self.cap);
         let (mut low, mut high) = old;
         // SAFETY: the caller's contract: the 16 bytes lie in the mapped ring and are aligned as
-        // cmpxchg16b requires (the ring's base is page-aligned). rbx is reserved by LLVM, so
-        // the new pair's low word goes through a scratch register and rbx is restored.
+        // cmpxchg16b requires (the ring's base is page-aligned). cmpxchg16b takes the new low
+        // word in rbx, which Rust does not let an asm block name: it goes in through rsi and
+        // is swapped with rbx around the instruction, which restores rbx. Every operand has a
+        // fixed register: with `reg` the compiler may pick rbx for the address, which the
+        // swap would then replace (a crash this code had before its registers were fixed).
         unsafe {
             std::arch::asm!(
-                "xchg {scratch}, rbx",
-                "lock cmpxchg16b xmmword ptr [{p}]",
-                "mov rbx, {scratch}",
-                p = in(reg) self.base.add(pos as usize),
-                scratch = inout(reg) new.0 => _,
+                "xchg rsi, rbx",
+                "lock cmpxchg16b xmmword ptr [rdi]",
+                "mov rbx, rsi",
+                in("rdi") self.base.add(pos as usize),
+                inout("rsi") new.0 => _,
                 inout("rax") low,
                 inout("rdx") high,
                 in("rcx") new.1,
