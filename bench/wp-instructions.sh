@@ -102,8 +102,10 @@ for row in "${rows[@]}"; do
     for _ in 1 2 3; do render "$region" "$path" 2>"$WORK/last" >/dev/null; done
     counted=$(count "$region" "$path")
     line+=" $counted | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
-    [ "$row" = perfect ] && free+=" $((counted - $(load_cost "$SHMCACHE_PERFECT_SNAPSHOT"))) | 0 |"
+    if [ "$row" = perfect ]; then
+      free+=" $((counted - $(load_cost "$SHMCACHE_PERFECT_SNAPSHOT"))) | 0 |"
+    fi
   done
   echo "$line"
-  [ "$row" = perfect ] && echo "| perfect, loaded for free |$free"
+  if [ "$row" = perfect ]; then echo "| perfect, loaded for free |$free"; fi
 done
