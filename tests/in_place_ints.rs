@@ -56,7 +56,7 @@ fn an_update_in_place_keeps_the_entrys_ttl_and_wraps_like_an_append() {
     assert_eq!(cache.expires_at(&ns, b"c").unwrap(), expires);
     assert_eq!(get_int(&cache, &ns, b"c"), Some(i64::MIN));
     // Non-integers are not counters.
-    assert!(cache.set(&ns, b"s", ValueKind(6), b"12345678", 0).unwrap());
+    assert!(cache.set(&ns, b"s", ValueKind::STRING, b"12345678", 0).unwrap());
     assert_eq!(cache.incr(&ns, b"s", 1).unwrap(), None);
 }
 
@@ -159,7 +159,7 @@ fn counters_reclaimed_by_the_ring_under_their_updates_are_misses_never_wrong() {
         let value = vec![0x5au8; 3000];
         for i in 0..ROUNDS / 4 {
             let key = format!("filler-{}", i % 64);
-            let _ = c.set(r, key.as_bytes(), ValueKind(6), &value, 0);
+            let _ = c.set(r, key.as_bytes(), ValueKind::STRING, &value, 0);
             let mut out = Vec::new();
             if let Ok(Some(_)) = c.get(r, key.as_bytes(), &mut out) {
                 if out != value {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
 use shmcache::tier::{Tier, TierConfig, WriteMode};
 
-const STRING: ValueKind = ValueKind(6);
+const STRING: ValueKind = ValueKind::STRING;
 
 struct Redis {
     child: Option<Child>,

@@ -70,8 +70,9 @@ impl ValueKind {
     pub const SERIALIZED: ValueKind = ValueKind(8);
     /// A plain stdClass: its property table in the native encoding.
     pub const OBJECT: ValueKind = ValueKind(9);
-    /// The tier's note that a key is known to be absent (`tier/mod.rs`, which still declares
-    /// its own `ABSENT` of the same value until its rework uses this one).
+    /// The tier's near copy of "Redis has no such key" (a WordPress page asks for many absent
+    /// keys: each would otherwise cost a round trip on every request). Never stored in Redis,
+    /// never returned to PHP.
     pub const ABSENT: ValueKind = ValueKind(0xFE);
 }
 

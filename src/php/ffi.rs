@@ -1,9 +1,6 @@
 //! Every C symbol of PHP (and of our own C shim, `build.rs`) that ext-php-rs does not declare,
 //! declared once, here. What each one does and when it may be called is said at the call site
 //! (its SAFETY comment); here, where in PHP's headers it comes from.
-//!
-//! (`php/tier.rs` still declares `php_log_err_with_severity` for itself: it is folded in here
-//! with the tier's own rework.)
 
 use std::ffi::{c_char, c_int, c_void};
 

@@ -9,18 +9,16 @@
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_int, CString};
 use std::time::{Duration, Instant};
 
+use super::ffi::php_log_err_with_severity;
 use super::ini;
 use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
 use crate::tier::positions::{self, Alone};
 use crate::tier::time;
 use crate::tier::{Near, Tier, TierCounters, WriteMode};
 
-extern "C" {
-    fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
-}
 const LOG_WARNING: c_int = 4;
 /// The same message is logged at most this often per process.
 const LOG_EVERY: Duration = Duration::from_secs(10);

@@ -93,9 +93,8 @@ use time::{coarse_now, now_ms};
 /// interval: well inside the lease (`positions::LEASE_SECONDS`).
 const MARK_RENEWAL: Duration = Duration::from_secs(positions::LEASE_SECONDS / 4);
 
-/// The near copy of "Redis has no such key" (a WordPress page asks for many absent keys: each
-/// would otherwise cost a round trip on every request). Never stored in Redis, never returned.
-pub const ABSENT: ValueKind = ValueKind(0xFE);
+/// The near copy of "Redis has no such key" (the value-kind registry's `ValueKind::ABSENT`).
+pub const ABSENT: ValueKind = ValueKind::ABSENT;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Trust {
