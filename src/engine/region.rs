@@ -64,8 +64,8 @@ impl Config {
 
     /// The ring's size: values_memory_size rounded down to a multiple of 8. Entries are 8-byte
     /// multiples and a slot word stores offset / 8, so every entry must start 8-aligned, also
-    /// after a reservation skips the rest of a lap (to `cap - pos` further on); and the ring is
-    /// read and written in whole aligned 64-bit words (ring.rs `RingView`).
+    /// after a reservation skips the rest of a lap (to `cap - pos` further on). (The ring's bytes
+    /// are copied in and out by ring.rs `RingView`, in vector moves or `rep movsb`.)
     pub fn ring_capacity(&self) -> u64 {
         self.values_memory_size & !7
     }

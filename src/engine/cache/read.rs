@@ -276,29 +276,20 @@ impl Cache {
         let valid = if !S::TAKES_VALUE {
             head_valid() && self.unchanged_since_read(offset)
         } else if h.flags & FLAG_IN_PLACE != 0 {
-            if !in_place_shape(&h) {
-                false
-            } else {
-                match self.read_in_place(value_pos, offset, key_hash) {
-                    PairRead::Value(value) => {
-                        if !(head_valid() && self.unchanged_since_read(offset)) {
-                            false
-                        } else {
-                            let dst = sink.buffer(kind, 8);
-                            // SAFETY: the sink guarantees `dst` is writable for 8 bytes.
-                            unsafe {
-                                std::ptr::write_unaligned(
-                                    dst.cast::<[u8; 8]>(),
-                                    value.to_le_bytes(),
-                                )
-                            };
-                            true
-                        }
-                    }
-                    PairRead::Damaged => false,
-                    // Swapped under us again and again: a miss, never a reason to drop the key.
-                    PairRead::Busy => return EntryRead::Other,
+            match in_place_shape(&h).then(|| self.read_in_place(value_pos, offset, key_hash)) {
+                Some(PairRead::Value(value))
+                    if head_valid() && self.unchanged_since_read(offset) =>
+                {
+                    let dst = sink.buffer(kind, 8);
+                    // SAFETY: the sink guarantees `dst` is writable for 8 bytes.
+                    unsafe {
+                        std::ptr::write_unaligned(dst.cast::<[u8; 8]>(), value.to_le_bytes())
+                    };
+                    true
                 }
+                // Swapped under us again and again: a miss, never a reason to drop the key.
+                Some(PairRead::Busy) => return EntryRead::Other,
+                _ => false,
             }
         } else if !h.compressed() && stored_len < DIRECT_COPY_MAX {
             let dst = sink.buffer(kind, stored_len);

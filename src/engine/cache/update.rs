@@ -187,11 +187,12 @@ impl Cache {
         let pair = |v: i64| (v as u64, pair_check(v as u64, offset, key_hash));
         for _ in 0..MAX_ATTEMPTS {
             let Some(next) = f(current) else { return Ok(None) };
+            let expected = pair(current);
             // SAFETY: find_full validated the entry, whose IN_PLACE_LEN value bytes hold the
             // 16-aligned pair inside the ring; entries are only written where the CPU has
-            // cmpxchg16b (write.rs `Draft::in_place`), and a region never leaves its machine.
-            let seen = unsafe { self.ring.swap_pair(at, pair(current), pair(next)) };
-            if seen == pair(current) {
+            // cmpxchg16b (write.rs `Cache::in_place`), and a region never leaves its machine.
+            let seen = unsafe { self.ring.swap_pair(at, expected, pair(next)) };
+            if seen == expected {
                 self.bump(Counter::Sets);
                 return Ok(Some(next));
             }
