@@ -439,6 +439,20 @@ pub fn string_zval(bytes: &[u8]) -> Zval {
     z
 }
 
+/// `out = false`, for a null (or other non-refcounted) `out`: the type word alone, inline
+/// (ext-php-rs' `set_bool` is a call that first releases what `out` held).
+#[inline(always)]
+pub fn put_false(out: &mut Zval) {
+    out.u1.type_info = ZvalTypeFlags::False.bits();
+}
+
+/// `out = n`, for a null (or other non-refcounted) `out`, as `put_false`.
+#[inline(always)]
+pub fn put_long(out: &mut Zval, n: i64) {
+    out.value.lval = n;
+    out.u1.type_info = ZvalTypeFlags::Long.bits();
+}
+
 /// `decode_into` for ints and floats, small enough to inline into a get (decode_into itself
 /// sets up for arrays and objects): Some(whether the bytes made a value), None for other kinds.
 #[inline]
@@ -451,8 +465,7 @@ pub fn decode_number(kind: ValueKind, bytes: &[u8], out: &mut Zval) -> Option<bo
         _ => return None,
     };
     if kind == ValueKind::INT {
-        out.value.lval = i64::from_le_bytes(bytes);
-        out.u1.type_info = ZvalTypeFlags::Long.bits();
+        put_long(out, i64::from_le_bytes(bytes));
     } else {
         out.value.dval = f64::from_le_bytes(bytes);
         out.u1.type_info = ZvalTypeFlags::Double.bits();

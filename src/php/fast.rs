@@ -5,7 +5,6 @@
 //! call goes to the generated handler.
 
 use ext_php_rs::ffi::{zend_execute_data, zval, HashTable};
-use ext_php_rs::types::Zval;
 
 use super::args::{Found, IntArg};
 use super::class::ShmCache;
@@ -41,10 +40,12 @@ fn store(c: &mut Call<'_>, ns: &Namespace, func: &str, mode: Write) -> Served<bo
 }
 
 #[inline(always)]
-fn incr(c: &mut Call<'_>, ns: &Namespace, func: &str, negate: bool) -> Served<Zval> {
+fn incr(c: &mut Call<'_>, ns: &Namespace, func: &str, negate: bool) -> Served<Written> {
     c.count(1, 2)?;
     let step = int_arg(c, 1, 1)?;
-    Ok(Some(ops::incr(ns, func, c.arg(0).ok_or(Declined)?, step, negate)))
+    let key = c.arg(0).ok_or(Declined)?;
+    let out = c.retval();
+    Ok(Some(ops::incr_into(ns, func, key, step, negate, out).map(|()| Written)))
 }
 
 #[inline(always)]

@@ -276,7 +276,7 @@ pub fn get_into(
     let hit = fetch_into(ns, &bytes, key_string_hash(key, &bytes), out)?;
     found.set(hit);
     if !hit {
-        out.set_bool(false);
+        codec::put_false(out);
     }
     Ok(())
 }
@@ -295,7 +295,12 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     let mut referenced = false;
     hash::try_for_each(keys, |_, k| {
         referenced |= k.is_reference();
-        key_bytes(k.dereference(), &element).map(drop)
+        let k = k.dereference();
+        // Most keys are plain strings: checked inline, the rest (and every error) by key_bytes.
+        if plain_string_key(k).is_some() {
+            return Ok(());
+        }
+        key_bytes(k, &element).map(drop)
     })?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let cache = match Backend::for_read() {
@@ -537,6 +542,20 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
 
 /// incr (or decr when `negate`): adds `step` atomically.
 pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) -> PhpResult<Zval> {
+    let mut z = Zval::new();
+    incr_into(ns, func, key, step, negate, &mut z)?;
+    Ok(z)
+}
+
+/// `incr`, its result (the new value or false) written into `out` (null).
+pub fn incr_into(
+    ns: &Namespace,
+    func: &str,
+    key: &Zval,
+    step: IntArg,
+    negate: bool,
+    out: &mut Zval,
+) -> PhpResult<()> {
     let key_zval = key;
     let key = match plain_string_key(key) {
         Some(bytes) => bytes,
@@ -544,27 +563,26 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
     };
     let step = step.value(&arg(func, 2, "step"))?;
     let step = if negate { step.wrapping_neg() } else { step };
-    let mut z = Zval::new();
-    z.set_bool(false);
+    codec::put_false(out);
     let cache = match Backend::for_write() {
-        None => return Ok(z),
+        None => return Ok(()),
         Some(Backend::Tiered(cache)) => {
             if let Some(n) = tier::incr(cache, ns, &key, step) {
-                z.set_long(n);
+                codec::put_long(out, n);
             }
             tier::warn_pending();
-            return Ok(z);
+            return Ok(());
         }
         Some(Backend::Local(cache)) => cache,
     };
     match cache.incr_hashed(ns, &key, key_string_hash(key_zval, &key), step) {
-        Ok(Some(n)) => z.set_long(n),
+        Ok(Some(n)) => codec::put_long(out, n),
         Ok(None) => {}
         Err(e) => {
             refused(e)?;
         }
     }
-    Ok(z)
+    Ok(())
 }
 
 /// The whole seconds a live key has left, 0 when it never expires, false when it is not live.

@@ -251,11 +251,11 @@ impl Cache {
             );
         }
         let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
-        // SAFETY: pos + head_len <= cap, and head_len <= HEAD_MAX because keys and namespaces
-        // are length-checked before any lookup; after the copy the first head_len bytes of
+        // SAFETY: pos + head_len <= cap, and HEADER_LEN < head_len <= HEAD_MAX because keys
+        // (never empty) and namespaces are length-checked before any lookup; after the copy the first head_len bytes of
         // `raw` are initialised, and only those are viewed as a slice.
         let head = unsafe {
-            self.ring.copy_out(pos, raw.as_mut_ptr().cast::<u8>(), head_len);
+            self.ring.copy_head_out(pos, raw.as_mut_ptr().cast::<u8>(), head_len);
             std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), head_len)
         };
         // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
