@@ -100,6 +100,9 @@ setup_apt() {
   # outlive the run and keep its mounts busy.
   printf '#!/bin/sh\n# shmcache scripts: no service starts in this chroot.\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
   chmod 755 "$1/usr/sbin/policy-rc.d"
-  # The machine's resolver, to reach Debian's archive (and crates.io) from inside.
+  # The machine's resolver, to reach Debian's archive (and crates.io) from inside, and its host
+  # names (debootstrap writes no /etc/hosts; mariadb-install-db refuses a host name it cannot
+  # resolve).
   cp -L /etc/resolv.conf "$1/etc/resolv.conf"
+  cp -L /etc/hosts "$1/etc/hosts"
 }

@@ -3,9 +3,16 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:/usr/local/bin:$PATH"
 # The PHP the scripts test and the extension they load: bookworm's 8.2 and the release build, unless
-# scripts/php-versions.sh runs a script inside another PHP's chroot with its own build.
+# SHMCACHE_PHP_VERSION names another PHP (as scripts/php-versions.sh does inside that PHP's chroot):
+# then php$PHP_VER, php-fpm$PHP_VER, /etc/php/$PHP_VER and a build of its own in target/php$PHP_VER
+# (SHMCACHE_SO names a library built already).
 PHP_VER=${SHMCACHE_PHP_VERSION:-8.2}
-SO=${SHMCACHE_SO:-$ROOT/target/release/libshmcache.so}
+if [ "$PHP_VER" = 8.2 ]; then
+  TARGET_DIR=$ROOT/target
+else
+  TARGET_DIR=$ROOT/target/php$PHP_VER
+fi
+SO=${SHMCACHE_SO:-$TARGET_DIR/release/libshmcache.so}
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -25,7 +32,7 @@ apt_need() {
 }
 
 need_build_deps() {
-  apt_need php8.2-cli php8.2-dev clang libclang-dev pkg-config
+  apt_need "php$PHP_VER-cli" "php$PHP_VER-dev" clang libclang-dev pkg-config
   if ! command -v cargo >/dev/null; then
     echo "cargo is not installed: install Rust (https://rustup.rs) and re-run" >&2
     exit 1
@@ -34,16 +41,23 @@ need_build_deps() {
 
 # so_loads: true when PHP, without any php.ini, loads $SO as the shmcache module.
 # (no grep -q: under pipefail, grep quitting early makes php die of SIGPIPE)
-so_loads() { php -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; }
+so_loads() { "php$PHP_VER" -n -d extension="$SO" -m 2>/dev/null | grep -x shmcache >/dev/null; }
 
 build_release() {
   need_build_deps
-  log "building libshmcache.so (release)"
-  (cd "$ROOT" && cargo build --release --quiet)
+  log "building libshmcache.so (release, PHP $PHP_VER)"
+  if [ "$PHP_VER" = 8.2 ]; then
+    (cd "$ROOT" && cargo build --release --quiet)
+  else
+    # Against that PHP, in a target dir of its own (ext-php-rs's bindings are per PHP), with the
+    # environment scripts/php-versions.sh builds with, so that cargo finds its build up to date.
+    (cd "$ROOT" && PHP="/usr/bin/php$PHP_VER" PHP_CONFIG="/usr/bin/php-config$PHP_VER" \
+      cargo build --release --locked --quiet --target-dir "$TARGET_DIR")
+  fi
   # A build that PHP cannot load must stop everything here.
   if ! so_loads; then
-    echo "FATAL: PHP cannot load $SO" >&2
-    php -n -d extension="$SO" -m >&2 || true
+    echo "FATAL: PHP $PHP_VER cannot load $SO" >&2
+    "php$PHP_VER" -n -d extension="$SO" -m >&2 || true
     exit 1
   fi
 }
@@ -89,7 +103,18 @@ expect() {
   fi
 }
 
-# `phpunit_counted LABEL OUTFILE PHPUNIT-ARGS...` runs Debian's PHPUnit against the harness site
+# The PHPUnit the WordPress tests run with: Debian 12's 9.6 (WordPress's test framework supports
+# no later major). In another PHP's chroot scripts/php-versions.sh lends the host's copy:
+# SHMCACHE_PHPUNIT is then its script, SHMCACHE_PHPUNIT_ARGS the php settings that find its
+# classes (an include_path), and on PHP 8.4 and later PHPUnit is given
+# scripts/lib/phpunit9-preload.php (it says why).
+PHPUNIT=${SHMCACHE_PHPUNIT:-/usr/bin/phpunit}
+# shellcheck disable=SC2206 # php -d settings, split on spaces
+PHPUNIT_ARGS=(${SHMCACHE_PHPUNIT_ARGS:-})
+PHPUNIT_OPTS=()
+case $PHP_VER in 8.[0-3]) ;; *) PHPUNIT_OPTS=(--prepend "$ROOT/scripts/lib/phpunit9-preload.php") ;; esac
+
+# `phpunit_counted LABEL OUTFILE PHPUNIT-ARGS...` runs PHPUnit ($PHPUNIT) against the harness site
 # (WP_STACK_HOST) with the extension loaded (and the php settings in PHPUNIT_PHP_ARGS), keeps its
 # output in OUTFILE (shown when something fails), and counts each test in $passed / $failed; a
 # run that reports nothing counts as failed.
@@ -98,7 +123,8 @@ phpunit_counted() {
   shift 2
   set +e
   # shellcheck disable=SC2086 # PHPUNIT_PHP_ARGS: extra php -d settings, split on spaces
-  WP_STACK_HOST="$WP_STACK_HOST" php -d extension="$SO" -d shmcache.enable_cli=1 ${PHPUNIT_PHP_ARGS:-} /usr/bin/phpunit "$@" >"$out" 2>&1
+  WP_STACK_HOST="$WP_STACK_HOST" "php$PHP_VER" -d extension="$SO" -d shmcache.enable_cli=1 ${PHPUNIT_PHP_ARGS:-} \
+    "${PHPUNIT_ARGS[@]}" "$PHPUNIT" "${PHPUNIT_OPTS[@]}" "$@" >"$out" 2>&1
   set -e
   if grep -qE '^OK \(([0-9]+) tests?' "$out"; then
     local n

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs shmcache for PHP 8.2 (Debian/Ubuntu layout) and enables it for the CLI and PHP-FPM.
+# Installs shmcache for PHP 8.2 (Debian/Ubuntu layout) and enables it for the CLI and PHP-FPM; for
+# another PHP of that layout, name it: SHMCACHE_PHP_VERSION=8.4 (built against php-config8.4 in
+# target/php8.4, installed under /etc/php/8.4).
 # Running it again changes nothing that is already in place; --uninstall reverses it.
 #
 #   sudo scripts/install.sh              build (release), install the .so, write and enable the ini,
@@ -7,13 +9,14 @@
 #   sudo scripts/install.sh --uninstall  disable, remove the ini, the pools' region lines and the .so
 #
 # Overridable, e.g. to try it in a scratch directory:
-#   PHP_CONF_DIR  (default /etc/php/8.2)                 where mods-available/ and <sapi>/conf.d/ are
+#   PHP_CONF_DIR  (default /etc/php/8.2, 8.2 being the PHP version)  where mods-available/ and <sapi>/conf.d/ are
 #   EXT_DIR       (default `php-config8.2 --extension-dir`)  where the .so goes
+#   SHMCACHE_SO   a library built already, installed as it is (no build)
 #   SHMCACHE_REGIONS=0  leave the pool files alone (every pool then shares the master's anonymous
 #                       region, which the CLI cannot reach)
 source "$(dirname "$0")/common.sh"
 
-PHP_VER=8.2
+# PHP_VER: common.sh's, 8.2 unless SHMCACHE_PHP_VERSION says otherwise.
 DEFAULT_CONF_DIR=/etc/php/$PHP_VER
 PHP_CONF_DIR=${PHP_CONF_DIR:-$DEFAULT_CONF_DIR}
 MOD=shmcache
@@ -23,7 +26,7 @@ SAPIS=(cli fpm)
 INI="$PHP_CONF_DIR/mods-available/$MOD.ini"
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 mode=install
@@ -62,7 +65,7 @@ extension_dir() {
       *) echo "$pc is for PHP $("$pc" --version), not $PHP_VER" >&2; exit 1 ;;
     esac
   fi
-  # Uninstalling without php8.2-dev: PHP knows its own extension directory.
+  # Uninstalling without php$PHP_VER-dev: PHP knows its own extension directory.
   "php$PHP_VER" -n -r 'echo PHP_EXTENSION_DIR;'
 }
 
@@ -216,7 +219,12 @@ restart_hint() {
 
 # ----------------------------------------------------------------------------------------------
 do_install() {
-  build_release
+  if [ -n "${SHMCACHE_SO:-}" ]; then
+    # A library built already (scripts/php-versions.sh's, in another PHP's chroot): as it is.
+    so_loads || { echo "PHP $PHP_VER cannot load $SO" >&2; exit 1; }
+  else
+    build_release
+  fi
   local ext_dir dest tmp sapi confd link
   ext_dir=$(extension_dir)
   dest="$ext_dir/$LIB"
@@ -274,14 +282,14 @@ do_install() {
 
   # 5. verify (grep reads everything: with -q its early exit makes php fail on EPIPE under pipefail).
   echo
-  if php -n -d extension_dir="$ext_dir" -d extension="$LIB" -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
+  if "php$PHP_VER" -n -d extension_dir="$ext_dir" -d extension="$LIB" -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
     echo "OK: PHP loads $dest"
   else
     echo "ERROR: PHP cannot load $dest" >&2
     exit 1
   fi
   if [ "$PHP_CONF_DIR" = "$DEFAULT_CONF_DIR" ] && [ -d "$PHP_CONF_DIR/cli/conf.d" ]; then
-    if php -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
+    if "php$PHP_VER" -m 2>/dev/null | grep -x "$MOD" >/dev/null; then
       echo "OK: the CLI loads it from its configuration"
     else
       echo "WARNING: 'php -m' does not list $MOD" >&2

@@ -5,8 +5,11 @@
 # (PHP_VERSIONS_DIR) and reused by the next run; a chroot that is absent, or was left half made,
 # is made again. Inside, the extension is built with that PHP's php-config (the host's Rust
 # toolchain bind-mounted read-only, its cargo home read-write so crates are downloaded once, a
-# target dir per PHP version) and tested with that PHP's own run-tests.php; on 8.4 the PHP-FPM
-# fault test runs too.
+# target dir per PHP version) and tested with that PHP's own run-tests.php. On 8.4 also the PHP-FPM
+# fault test, the named-region test (PHP-FPM, the CLI and Debian 13's WordPress 6.8 on MariaDB and
+# nginx, all inside the chroot) and, given WPDEV_GIT and POLYFILLS_GIT, WordPress core's own
+# object-cache suite (scripts/wp-core-cache-suite.sh, branch 6.7) run inside, each counted in the
+# 8.4 line.
 #
 # Prints one line per version on stdout, "PHP 8.4: N passed, N failed" ("PHP 8.6 RC: ...", which
 # scripts/test.sh shows but does not count while PHP 8.6 is a release candidate). A chroot that
@@ -41,11 +44,15 @@ chroot_of() {
 # What each chroot gets: the PHP versions (CLI, headers, FPM), clang for ext-php-rs's bindgen,
 # gcc as cargo's linker, CA certificates for cargo, what the FPM test uses, redis-server for the
 # tiered-mode phpt tests that start their own (220), and APCu where Debian has it for that PHP
-# (php-tests/221 loads it).
+# (php-tests/221 loads it). Trixie also gets what the named-region test and WordPress's cache
+# suites run on (scripts/wp-stack.sh): MariaDB, nginx, php8.4-mysql, curl and Debian's WordPress
+# (6.8), php8.4-xml and php8.4-mbstring (PHPUnit needs them), git (wordpress-develop's branches
+# are extracted with it), redis-tools and bc.
 packages_of() {
   local common="clang libclang-dev gcc libc6-dev ca-certificates libfcgi-bin procps redis-server"
   case $1 in
-    trixie) echo "$common php8.4-cli php8.4-dev php8.4-fpm php8.4-apcu" ;;
+    trixie) echo "$common php8.4-cli php8.4-dev php8.4-fpm php8.4-apcu php8.4-mysql php8.4-xml php8.4-mbstring" \
+      "mariadb-server nginx curl git redis-tools bc php wordpress wordpress-theme-twentytwentythree" ;;
     sid) echo "$common php8.5-cli php8.5-dev php8.6-cli php8.6-dev" ;;
   esac
 }
@@ -81,7 +88,15 @@ prepare() {
   log "installing into the $name chroot: $pkgs"
   stale_mounts_off "$root"
   mount_proc "$root"
-  if ! in_root "$root" sh -c "apt-get update -qq && apt-get install -y -qq $pkgs" >"$dir/apt.log" 2>&1; then
+  # WordPress (and the php metapackage) last, in a second step: their "apache2 | httpd",
+  # "libapache2-mod-php | php" and "libapache2-mod-php8.4 | php8.4-fpm" are then met by the nginx
+  # and PHP-FPM already installed, and apt does not pull Apache in.
+  local first="" last="" p
+  for p in $pkgs; do
+    case $p in wordpress* | php) last="$last $p" ;; *) first="$first $p" ;; esac
+  done
+  if ! in_root "$root" sh -c "apt-get update -qq && apt-get install -y -qq $first${last:+ && apt-get install -y -qq $last}" \
+    >"$dir/apt.log" 2>&1; then
     undo_mounts
     tail -n 30 "$dir/apt.log" >&2
     echo "installing PHP into the $name chroot failed (log: $dir/apt.log)" >&2
@@ -171,6 +186,67 @@ phpt_counts() {
   echo "$p $f $allowed"
 }
 
+# `run_counted LABEL SCRIPT`: runs scripts/SCRIPT inside the entered chroot (with EXTRA_ENV), its
+# output in a log, and adds its "N passed, N failed" to test_version's passed/failed. A script
+# that prints no such line (it did not start, or died) counts as one failure.
+run_counted() {
+  local label=$1 t=$2 out line
+  out="$KEEP/$t-$ver.log"
+  log "$label: $t"
+  local t0=$SECONDS
+  in_root "$CHROOT" bash "$IN_SRC/scripts/$t" >"$out" 2>&1 || true
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+  if [ -z "$line" ]; then
+    tail -n 30 "$out" >&2
+    echo "$label $t printed no result line (log: $out)" >&2
+    failed=$((failed + 1))
+    notes+=("$t printed no result")
+  else
+    grep -E '^(FAIL|SKIP)' "$out" >&2 || true
+    echo "$label $t: $line in $((SECONDS - t0)) s (log: $out)" >&2
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+    failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+  fi
+}
+
+# `wp_core_suite LABEL`: scripts/wp-core-cache-suite.sh in the chroot, on WordPress's own
+# tests/phpunit/tests/cache.php (branches WP_SUITE_BRANCHES, default 6.7) with the drop-in, given
+# WPDEV_GIT and POLYFILLS_GIT (git directories of wordpress-develop and Yoast/PHPUnit-Polyfills,
+# bind-mounted read only). PHPUnit is Debian 12's 9.6 from this machine (installed here when
+# missing), lent read only: Debian 13 ships PHPUnit 11, which WordPress's test framework does not
+# support. Without the two sources it does not run, and the version's line says so; with
+# WP_CORE_SUITE=required (a machine that is meant to have them) that counts as a failure.
+wp_core_suite() {
+  local label=$1
+  if [ -z "${WPDEV_GIT:-}" ] || [ -z "${POLYFILLS_GIT:-}" ]; then
+    echo "$label wp-core-cache-suite.sh: not run: WPDEV_GIT and POLYFILLS_GIT are not set" >&2
+    notes+=("WordPress core's cache suite not run: no WPDEV_GIT/POLYFILLS_GIT")
+    if [ "${WP_CORE_SUITE:-}" = required ]; then failed=$((failed + 1)); fi
+    return
+  fi
+  local d
+  for d in "$WPDEV_GIT" "$POLYFILLS_GIT"; do
+    if ! git --git-dir="$d" rev-parse --verify -q HEAD >/dev/null 2>&1 && [ ! -d "$d/objects" ]; then
+      echo "$label wp-core-cache-suite.sh: $d is not a git directory" >&2
+      notes+=("WordPress core's cache suite: $d is not a git directory")
+      failed=$((failed + 1))
+      return
+    fi
+  done
+  apt_need phpunit >&2
+  bind "$WPDEV_GIT" "$CHROOT/opt/wordpress-develop.git" ro
+  bind "$POLYFILLS_GIT" "$CHROOT/opt/phpunit-polyfills.git" ro
+  bind /usr/share/php "$CHROOT/opt/phpunit9/php" ro
+  # (A file: bind() makes directories.)
+  touch "$CHROOT/opt/phpunit9/phpunit"
+  mount --bind /usr/bin/phpunit "$CHROOT/opt/phpunit9/phpunit" && MOUNTS+=("$CHROOT/opt/phpunit9/phpunit")
+  EXTRA_ENV+=(WPDEV_GIT=/opt/wordpress-develop.git POLYFILLS_GIT=/opt/phpunit-polyfills.git
+    WP_STACK_DIR=/var/lib/shmcache-wp-core-suite SHMCACHE_PHPUNIT=/opt/phpunit9/phpunit
+    "SHMCACHE_PHPUNIT_ARGS=-d include_path=.:/opt/phpunit9/php:/usr/share/php")
+  if [ -n "${WP_SUITE_BRANCHES:-}" ]; then EXTRA_ENV+=(WP_SUITE_BRANCHES="$WP_SUITE_BRANCHES"); fi
+  run_counted "$label" wp-core-cache-suite.sh
+}
+
 # `test_version VER`: builds and tests on PHP VER; prints its result line.
 test_version() {
   local ver=$1 label="PHP $1" start=$SECONDS
@@ -181,7 +257,7 @@ test_version() {
   fi
   # What each version adds to a CI run (a fresh machine makes the chroot and builds from nothing).
   echo "$label: chroot ready and extension built in $((SECONDS - start)) s" >&2
-  local passed=0 failed=0 p f
+  local passed=0 failed=0 p f notes=()
   log "$label: phpt suite"
   # A copy of the tests inside the chroot: run-tests.php writes its .out/.diff files beside them.
   local phpt="/tmp/phpt-$ver" log_file="$KEEP/phpt-$ver.log"
@@ -199,27 +275,23 @@ test_version() {
   echo "$label phpt: $p passed, $f failed$note (log: $log_file)" >&2
   passed=$((passed + p)); failed=$((failed + f))
   if [ "$ver" = 8.4 ]; then
-    # The PHP-FPM fault test (SIGKILLed workers, timeouts, fatal errors, a reload) on this PHP's
-    # FPM; it ends with "N passed, N failed".
-    local t=test-fpm-faults.sh out line
-    log "$label: $t"
-    out="$KEEP/$t-$ver.log"
     EXTRA_ENV+=(SHMCACHE_PHP_VERSION="$ver")
-    in_root "$CHROOT" bash "$IN_SRC/scripts/$t" >"$out" 2>&1 || true
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
-    if [ -z "$line" ]; then
-      tail -n 30 "$out" >&2
-      echo "$label $t printed no result line (log: $out)" >&2
-      failed=$((failed + 1))
-    else
-      grep '^FAIL' "$out" >&2 || true
-      echo "$label $t: $line (log: $out)" >&2
-      passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-      failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
-    fi
+    # The PHP-FPM fault test (SIGKILLed workers, timeouts, fatal errors, a reload) on this PHP's FPM.
+    run_counted "$label" test-fpm-faults.sh
+    # Named regions with PHP-FPM, the CLI and WordPress (Debian 13's, 6.8) on this PHP. The
+    # WordPress stack (MariaDB, nginx, PHP-FPM) lives in the chroot (its files in WP_STACK_DIR,
+    # kept for the next run) on a loopback address of its own, so that a stack of the host's never
+    # meets it.
+    EXTRA_ENV+=(WP_STACK_DIR=/var/lib/shmcache-wp-stack WP_STACK_IP=127.0.8.4 WP_PORT=8084)
+    run_counted "$label" test-named-regions.sh
+    # WordPress core's own object-cache tests with the drop-in, when given wordpress-develop and the
+    # PHPUnit Polyfills (no package registry has them): see wp_core_suite.
+    wp_core_suite "$label"
   fi
   leave
   echo "$label: everything took $((SECONDS - start)) s" >&2
+  local n
+  for n in "${notes[@]}"; do note="$note ($n)"; done
   echo "$label: $passed passed, $failed failed$note"
 }
 

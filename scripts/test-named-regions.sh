@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Named regions (shmcache.region) end to end, as root, with the real PHP-FPM, CLI and WordPress:
 #
-#  1. a php-fpm8.2 master of this script's own (config, pid and sockets under target/), pools with
-#     php_admin_value[shmcache.region]: pool "a" runs as www-data on one name with a 1M ring,
-#     pool "b" as nobody on another with a 2M ring, pool "c" as nobody pointed at a's name by
-#     mistake, pool "anon" without a name (the old anonymous region, as a control):
+#  1. a php-fpm master of this script's own (php-fpm8.2, or SHMCACHE_PHP_VERSION's; config, pid and
+#     sockets under target/), pools with php_admin_value[shmcache.region]: pool "a" runs as
+#     www-data on one name with a 1M ring, pool "b" as nobody on another with a 2M ring, pool "c"
+#     as nobody pointed at a's name by mistake, pool "anon" without a name (the old anonymous
+#     region, as a control):
 #       - each pool reports its own region, sizes and file (owner, mode 0600, length);
 #       - c gets a warning in the log naming a's file and its owner, and no cache at all
 #         (reads miss, writes fail), never some other region;
@@ -31,7 +32,7 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "0 passed, 0 failed"
   exit 0
 fi
-apt_need php8.2-fpm php8.2-cli libfcgi-bin procps util-linux
+apt_need "php$PHP_VER-fpm" "php$PHP_VER-cli" libfcgi-bin procps util-linux
 need_so
 
 TAG="nrt$$"
@@ -75,7 +76,7 @@ cli() {
   shift
   while [ $# -gt 0 ] && [ "$1" != -- ]; do ini+=(-d "$1"); shift; done
   shift
-  runuser -u "$user" -- php -n -d extension="$PUB/libshmcache.so" -d display_errors=stderr "${ini[@]}" \
+  runuser -u "$user" -- "php$PHP_VER" -n -d extension="$PUB/libshmcache.so" -d display_errors=stderr "${ini[@]}" \
     "$PUB/named.php" "$@" 2>&1
 }
 
@@ -113,7 +114,7 @@ wait_pools() {
   return 1
 }
 
-log "php-fpm8.2 master with pools a (www-data), b (nobody), c (nobody, a's name) and anon"
+log "php-fpm$PHP_VER master with pools a (www-data), b (nobody), c (nobody, a's name) and anon"
 check "the php-fpm master starts" start_master
 
 # ------------------------------------------------------------------------------ 1. pools
@@ -249,12 +250,12 @@ stop_master
 echo "  (FPM and CLI part: $((SECONDS - T0)) s)"
 
 # ------------------------------------------------------------------------------ install.sh
-# On a scratch copy of /etc/php/8.2 with a second pool: a region per pool (named after it, owned
+# On a scratch copy of /etc/php/$PHP_VER with a second pool: a region per pool (named after it, owned
 # by its user), FPM accepts the result, a re-run adds nothing, --uninstall restores the files.
 install_sets_up_regions() {
   local conf="$RUN/etc-php" out
-  [ -d /etc/php/8.2/fpm/pool.d ] || { echo "  no /etc/php/8.2/fpm/pool.d"; return 1; }
-  cp -a /etc/php/8.2 "$conf"
+  [ -d "/etc/php/$PHP_VER/fpm/pool.d" ] || { echo "  no /etc/php/$PHP_VER/fpm/pool.d"; return 1; }
+  cp -a "/etc/php/$PHP_VER" "$conf"
   printf '[site-b]\nuser = nobody\ngroup = nogroup\nlisten = %s\npm = static\npm.max_children = 1\n' "$RUN/site-b.sock" >"$conf/fpm/pool.d/site-b.conf"
   cp -a "$conf/fpm/pool.d" "$RUN/pool.d.before"
   out=$(PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" 2>&1) || { echo "$out" | tail; return 1; }
@@ -268,7 +269,7 @@ install_sets_up_regions() {
     echo "$out" | grep -q 'sudo -u nobody php -d shmcache.region=site-b' || { echo "  no CLI command printed for site-b"; return 1; }
   fi
   printf '[global]\nerror_log = %s/fpm-t.log\ninclude = %s/fpm/pool.d/*.conf\n' "$RUN" "$conf" >"$RUN/fpm-t.conf"
-  php-fpm8.2 -n -tt -y "$RUN/fpm-t.conf" 2>&1 | grep -q 'php_admin_value\[shmcache.region\] = site-b' || { echo "  php-fpm -tt does not show site-b's region"; return 1; }
+  "php-fpm$PHP_VER" -n -tt -y "$RUN/fpm-t.conf" 2>&1 | grep -q 'php_admin_value\[shmcache.region\] = site-b' || { echo "  php-fpm -tt does not show site-b's region"; return 1; }
   PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" >/dev/null 2>&1
   [ "$(grep -c 'shmcache.region' "$conf/fpm/pool.d/site-b.conf")" = 2 ] || { echo "  a re-run added lines again"; return 1; }
   PHP_CONF_DIR="$conf" EXT_DIR="$RUN/ext" bash "$ROOT/scripts/install.sh" --uninstall >/dev/null 2>&1

@@ -111,7 +111,9 @@ failed=$((failed + p_fail + p_skip + p_warn + p_borked))
 version_lines=("PHP 8.2: $p_pass passed, $((p_fail + p_skip + p_warn + p_borked)) failed (phpt suite)")
 
 # The other PHP versions Debian ships, each in a chroot of its own (scripts/php-versions.sh): 8.4
-# (trixie: phpt suite and the PHP-FPM fault test), 8.5 and 8.6 RC (experimental: phpt suite).
+# (trixie: phpt suite, the PHP-FPM fault test, the named-region test with WordPress 6.8, and
+# WordPress core's cache suites when WPDEV_GIT and POLYFILLS_GIT are given), 8.5 and 8.6 RC
+# (experimental: phpt suite).
 # 8.4 and 8.5 count; 8.6's line is shown but not counted while PHP 8.6 is a release candidate.
 # A version whose chroot, build or run gave no line counts as one failure.
 log "PHP 8.4, 8.5 and 8.6 RC (scripts/php-versions.sh)"

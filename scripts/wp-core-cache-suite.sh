@@ -4,11 +4,14 @@
 #   shared    the extension loaded: the drop-in on shared memory
 #   tiered    the same with shmcache.redis pointing at a redis-server this script starts
 #   fallback  no extension: the drop-in's per-request fallback
-# on a single site and on a multisite install (WP_MULTISITE=1). A local check, not part of
-# scripts/test.sh: it needs sources CI does not have (no internet there), given as
+# on a single site and on a multisite install (WP_MULTISITE=1), on PHP 8.2 here or, inside the
+# PHP 8.4 chroot, on 8.4 (scripts/php-versions.sh runs it there: SHMCACHE_PHP_VERSION=8.4). It
+# needs sources no package registry ships, given as
 #   WPDEV_GIT   a git directory of wordpress-develop (bare is fine) with the branches to run
 #   POLYFILLS_GIT  a git directory of Yoast/PHPUnit-Polyfills (its 1.x branch is used)
-#   WP_SUITE_BRANCHES  default "6.1 6.2 6.7"
+#   WP_SUITE_BRANCHES  default "6.1 6.2 6.7" on PHP 8.2; "6.7" on later PHP (the first branch
+#                      whose tests support PHP 8.4)
+# and runs with PHPUnit 9 ($PHPUNIT, common.sh).
 # MariaDB is the wp-stack's (scripts/wp-stack.sh), in a directory of its own. Prints one line
 # per run and a table; ends with "N passed, N failed" where a run passes when it matches what
 # docs/reliability.md explains (shared memory and tiered: everything passes but
@@ -19,9 +22,15 @@ set +eu +o pipefail
 
 : "${WPDEV_GIT:?set WPDEV_GIT to a git directory of wordpress-develop}"
 : "${POLYFILLS_GIT:?set POLYFILLS_GIT to a git directory of Yoast/PHPUnit-Polyfills}"
-BRANCHES=${WP_SUITE_BRANCHES:-6.1 6.2 6.7}
-apt_need phpunit redis-server redis-tools
-build_release >/dev/null
+if [ "$PHP_VER" = 8.2 ]; then
+  BRANCHES=${WP_SUITE_BRANCHES:-6.1 6.2 6.7}
+else
+  BRANCHES=${WP_SUITE_BRANCHES:-6.7}
+fi
+apt_need redis-server redis-tools
+[ -n "${SHMCACHE_PHPUNIT:-}" ] || apt_need phpunit
+[ -x "$PHPUNIT" ] || [ -f "$PHPUNIT" ] || { echo "no PHPUnit at $PHPUNIT"; echo "0 passed, 1 failed"; exit 0; }
+if [ -n "${SHMCACHE_SO:-}" ]; then need_so >/dev/null; else build_release >/dev/null; fi
 
 WORK="$WP_STACK_DIR/suite"
 rm -rf "$WORK"
@@ -73,7 +82,7 @@ for branch in $BRANCHES; do
       out="$WORK/$branch-$install-$mode.txt"
       calls_before=$(redis_calls)
       (cd "$dir" && WP_MULTISITE=$([ "$install" = multisite ] && echo 1 || echo 0) \
-        php "${args[@]}" /usr/bin/phpunit -c phpunit.xml.dist tests/phpunit/tests/cache.php >"$out" 2>&1)
+        "php$PHP_VER" "${args[@]}" "${PHPUNIT_ARGS[@]}" "$PHPUNIT" "${PHPUNIT_OPTS[@]}" -c phpunit.xml.dist tests/phpunit/tests/cache.php >"$out" 2>&1)
       tests=$(sed -n 's/^Tests: \([0-9]*\),.*/\1/p; s/^OK (\([0-9]*\) tests.*/\1/p' "$out" | tail -n 1)
       fails=$(sed -n 's/^Tests:.* Failures: \([0-9]*\).*/\1/p' "$out" | tail -n 1)
       errors=$(sed -n 's/^Tests:.* Errors: \([0-9]*\).*/\1/p' "$out" | tail -n 1)

@@ -108,9 +108,10 @@ WP_STACK_ETC_CONFIG=/etc/wordpress/config-$WP_STACK_IP.php
 WP_STACK_DB_NAME=wordpress
 WP_STACK_DB_USER=wp
 WP_STACK_DB_PASSWORD=wp
-WP_STACK_PHP_FPM=php-fpm8.2
-WP_STACK_PHP_FPM_INI=/etc/php/8.2/fpm/php.ini
-WP_STACK_PHP_FPM_CONFD=/etc/php/8.2/fpm/conf.d
+# The PHP it runs on: common.sh's PHP_VER (8.2, or SHMCACHE_PHP_VERSION's in another PHP's chroot).
+WP_STACK_PHP_FPM=php-fpm$PHP_VER
+WP_STACK_PHP_FPM_INI=/etc/php/$PHP_VER/fpm/php.ini
+WP_STACK_PHP_FPM_CONFD=/etc/php/$PHP_VER/fpm/conf.d
 
 # ------------------------------------------------------------------------------------- helpers
 # _wps_running PID: true while PID exists and is not a zombie (the daemons are reparented to
@@ -173,7 +174,7 @@ _wps_tail() { # _wps_tail FILE...: last lines of logs, for failures
 
 # ------------------------------------------------------------------------------------- packages
 wp_stack_install_packages() {
-  # Order matters: with nginx (an httpd) and php8.2-fpm + the php metapackage already installed,
+  # Order matters: with nginx (an httpd) and php-fpm + the php metapackage already installed,
   # wordpress's "apache2 | httpd" and "libapache2-mod-php | php" are satisfied and apt does not
   # pull Apache in. Services are not started by the packages (policy-rc.d; see below).
   local made_policy=0
@@ -182,8 +183,11 @@ wp_stack_install_packages() {
     chmod +x /usr/sbin/policy-rc.d
     made_policy=1
   fi
-  apt_need nginx php8.2-cli php8.2-fpm php8.2 php php8.2-mysql mariadb-server curl
-  apt_need wordpress wordpress-theme-twentytwentythree phpunit
+  apt_need nginx "php$PHP_VER-cli" "php$PHP_VER-fpm" "php$PHP_VER" php "php$PHP_VER-mysql" mariadb-server curl
+  apt_need wordpress wordpress-theme-twentytwentythree
+  # Debian 12's PHPUnit (9.6) runs the WordPress tests here; trixie's is 11, which WordPress's
+  # test framework does not support (scripts/wp-core-cache-suite.sh brings a 9.6 into its chroot).
+  [ "$PHP_VER" != 8.2 ] || apt_need phpunit
   [ "$made_policy" = 0 ] || rm -f /usr/sbin/policy-rc.d
 }
 
@@ -247,7 +251,8 @@ if (!defined('SAVEQUERIES')) {
 // No internet here: no update checks or other outgoing HTTP except to the site itself.
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
-define('WP_AUTO_UPDATE_CORE', false);
+// (WP_AUTO_UPDATE_CORE: Debian's wp-config.php sets it false after this file, unconditionally
+// since Debian 13, where a definition here would be a warning.)
 define('WP_ALLOW_MULTISITE', false);
 // Settings a test adds for a while (scripts/test-pagecache.sh writes it and removes it).
 if (is_file(__DIR__ . '/wp-config-extra.php')) {
@@ -756,12 +761,12 @@ wp_stack_probe() { _wps_http "/__wp-stack/probe.php${1:+?$1}"; }
 # wp_stack_eval 'PHP CODE': runs code in the CLI after loading the site (bootstrap-wp.php).
 wp_stack_eval() {
   local so_args=() setting
-  if [ "$WP_STACK_SHMCACHE" = 1 ] && [ -f "$SO" ] && ! php -m 2>/dev/null | grep -x shmcache >/dev/null; then
+  if [ "$WP_STACK_SHMCACHE" = 1 ] && [ -f "$SO" ] && ! "php$PHP_VER" -m 2>/dev/null | grep -x shmcache >/dev/null; then
     so_args=(-d "extension=$SO" -d shmcache.enable_cli=1)
   fi
   # With WP_STACK_REGION the CLI opens the pool's region (enable_cli is then not needed).
   while IFS= read -r setting; do so_args+=(-d "$setting"); done < <(_wps_region_ini)
-  WP_STACK_HOST="$WP_STACK_HOST" php "${so_args[@]}" -r 'require $argv[1]; eval($argv[2]);' "$WP_STACK_BOOTSTRAP" "$1"
+  WP_STACK_HOST="$WP_STACK_HOST" "php$PHP_VER" "${so_args[@]}" -r 'require $argv[1]; eval($argv[2]);' "$WP_STACK_BOOTSTRAP" "$1"
 }
 
 wp_stack_mysql() { mariadb --no-defaults --socket="$WP_STACK_MYSQL_SOCKET" -u"$WP_STACK_DB_USER" -p"$WP_STACK_DB_PASSWORD" "$WP_STACK_DB_NAME" "$@"; }
