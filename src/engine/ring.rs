@@ -129,20 +129,27 @@ impl RingView {
         unsafe { racy_copy(self.base.add(pos as usize), dst, len) }
     }
 
-    /// `copy_out` of an entry's head: `len` bytes of which the first 64 are the header, which
-    /// is copied with four fixed 16-byte moves instead of through the length-dispatched copy
-    /// (a head of a header and a short key went to the 64-bytes-and-more path, a call).
+    /// `copy_out` of an entry's head: its 64-byte header to `header`, copied with four fixed
+    /// 16-byte moves instead of through the length-dispatched copy (a header and a short key
+    /// went to its 64-bytes-and-more path, a call), and the `names_len` bytes after it (the
+    /// namespace and key) to `names`.
     ///
     /// # Safety
-    /// As `copy_out`, and `len >= 64`.
+    /// As `copy_out` for `64 + names_len` bytes at `pos`; `header` writable for 64 bytes and
+    /// `names` for `names_len`, neither overlapping the other.
     #[inline(always)]
-    pub unsafe fn copy_head_out(&self, pos: u64, dst: *mut u8, len: usize) {
-        debug_assert!(len >= 64 && pos + len as u64 <= self.cap);
-        // SAFETY: the caller's contract: both ranges hold at least 64 bytes, the rest is
-        // copy_out's contract for the bytes after them.
+    pub unsafe fn copy_head_out(
+        &self,
+        pos: u64,
+        header: *mut u8,
+        names: *mut u8,
+        names_len: usize,
+    ) {
+        debug_assert!(pos + 64 + names_len as u64 <= self.cap);
+        // SAFETY: the caller's contract.
         unsafe {
-            racy_copy_64(self.base.add(pos as usize), dst);
-            racy_copy(self.base.add(pos as usize + 64), dst.add(64), len - 64);
+            racy_copy_64(self.base.add(pos as usize), header);
+            racy_copy(self.base.add(pos as usize + 64), names, names_len);
         }
     }
 

@@ -446,6 +446,12 @@ pub fn put_false(out: &mut Zval) {
     out.u1.type_info = ZvalTypeFlags::False.bits();
 }
 
+/// `out = b`, for a null (or other non-refcounted) `out`, as `put_false`.
+#[inline(always)]
+pub fn put_bool(out: &mut Zval, b: bool) {
+    out.u1.type_info = if b { ZvalTypeFlags::True.bits() } else { ZvalTypeFlags::False.bits() };
+}
+
 /// `out = n`, for a null (or other non-refcounted) `out`, as `put_false`.
 #[inline(always)]
 pub fn put_long(out: &mut Zval, n: i64) {

@@ -10,7 +10,7 @@ use super::args::{Found, IntArg};
 use super::class::ShmCache;
 use super::functions::root;
 use super::handler::{
-    dispatch, install as swap, Call, Declined, Generated, Handler, Served, Written,
+    dispatch, install as swap, Call, Declined, Flag, Generated, Handler, Served, Written,
 };
 use super::ops::{self, Write};
 use crate::engine::Namespace;
@@ -32,11 +32,11 @@ fn namespace<'a>(c: &Call<'a>) -> Result<&'a Namespace, Declined> {
 }
 
 #[inline(always)]
-fn store(c: &mut Call<'_>, ns: &Namespace, func: &str, mode: Write) -> Served<bool> {
+fn store(c: &mut Call<'_>, ns: &Namespace, func: &str, mode: Write) -> Served<Flag> {
     c.count(2, 3)?;
     let ttl = int_arg(c, 2, 0)?;
     let (key, value) = (c.arg(0).ok_or(Declined)?, c.arg(1).ok_or(Declined)?);
-    Ok(Some(ops::store(ns, func, mode, key, value, ttl)))
+    Ok(Some(ops::store(ns, func, mode, key, value, ttl).map(Flag)))
 }
 
 #[inline(always)]
@@ -58,15 +58,15 @@ fn get(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<Written> {
 }
 
 #[inline(always)]
-fn delete(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<bool> {
+fn delete(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<Flag> {
     c.count(1, 1)?;
-    Ok(Some(ops::delete(ns, func, c.arg(0).ok_or(Declined)?)))
+    Ok(Some(ops::delete(ns, func, c.arg(0).ok_or(Declined)?).map(Flag)))
 }
 
 #[inline(always)]
-fn exists(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<bool> {
+fn exists(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<Flag> {
     c.count(1, 1)?;
-    Ok(Some(ops::exists(ns, func, c.arg(0).ok_or(Declined)?)))
+    Ok(Some(ops::exists(ns, func, c.arg(0).ok_or(Declined)?).map(Flag)))
 }
 
 /// A function of the root namespace and its ShmCache method twin, from one body, each with the

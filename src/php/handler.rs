@@ -67,6 +67,21 @@ impl IntoZval for Written {
     }
 }
 
+/// A handler body's true or false, written inline into the null return slot (ext-php-rs'
+/// conversion of a `bool` is a call that first releases what the slot held).
+pub(super) struct Flag(pub bool);
+
+impl IntoZval for Flag {
+    const TYPE: DataType = DataType::Bool;
+    const NULLABLE: bool = false;
+
+    #[inline(always)]
+    fn set_zval(self, zv: &mut Zval, _: bool) -> ext_php_rs::error::Result<()> {
+        super::codec::put_bool(zv, self.0);
+        Ok(())
+    }
+}
+
 impl<'a> Call<'a> {
     /// The call's return slot, for a body that writes its value in place (and then returns
     /// `Written`). The engine sets it to null before calling a handler.

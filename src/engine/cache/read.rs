@@ -250,21 +250,28 @@ impl Cache {
                 if S::TAKES_VALUE { word_lines(word) * 64 } else { head_len as u64 },
             );
         }
-        let mut raw = [MaybeUninit::<u8>::uninit(); HEAD_MAX];
+        // The header straight into a header (no second copy to read its fields), the
+        // namespace and key into a buffer of their own.
+        let mut h = EntryHeader::default();
+        let mut names = [MaybeUninit::<u8>::uninit(); HEAD_MAX - HEADER_LEN];
+        let names_len = head_len - HEADER_LEN;
         // SAFETY: pos + head_len <= cap, and HEADER_LEN < head_len <= HEAD_MAX because keys
-        // (never empty) and namespaces are length-checked before any lookup; after the copy the first head_len bytes of
-        // `raw` are initialised, and only those are viewed as a slice.
-        let head = unsafe {
-            self.ring.copy_head_out(pos, raw.as_mut_ptr().cast::<u8>(), head_len);
-            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), head_len)
+        // (never empty) and namespaces are length-checked before any lookup, so the header
+        // fills `h` (plain integers: any bytes are a valid value) and the names, names_len
+        // bytes, fit in `names`; only those initialised bytes are viewed as a slice.
+        let stored_names = unsafe {
+            self.ring.copy_head_out(
+                pos,
+                (&mut h as *mut EntryHeader).cast::<u8>(),
+                names.as_mut_ptr().cast::<u8>(),
+                names_len,
+            );
+            std::slice::from_raw_parts(names.as_ptr().cast::<u8>(), names_len)
         };
-        // SAFETY: `head` holds at least HEADER_LEN initialised bytes; EntryHeader is plain
-        // integers (any bit pattern is valid) and read_unaligned needs no alignment.
-        let h = unsafe { std::ptr::read_unaligned(head.as_ptr().cast::<EntryHeader>()) };
         if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
             return ruled_out;
         }
-        let (stored_ns, stored_key) = head[HEADER_LEN..].split_at(ns.len());
+        let (stored_ns, stored_key) = stored_names.split_at(ns.len());
         // (The root namespace is empty: skip a comparison call on every plain get.)
         if (!ns.is_empty() && stored_ns != ns) || !same_bytes(stored_key, key) {
             return EntryRead::Other;
