@@ -11,8 +11,9 @@ use ext_php_rs::types::Zval;
 use super::params::arg;
 use super::store::{delete_one, fetch_one, store_one, update};
 use crate::php::args::Found;
+use crate::php::codec;
 use crate::php::handler::{
-    dispatch, install as swap, Call, Declined, Generated, Handler, Served, Written,
+    dispatch, install as swap, Call, Declined, Flag, Generated, Handler, Served, Written,
 };
 use crate::php::region::cache;
 
@@ -58,14 +59,14 @@ unsafe extern "C" fn fetch(ex: *mut zend_execute_data, retval: *mut zval) {
         Ok(Some(fetch_one(key, out).map(|hit| {
             found.set(hit);
             if !hit {
-                out.set_bool(false);
+                codec::put_false(out);
             }
             Written
         })))
     });
 }
 
-fn store(c: &mut Call<'_>, func: &str, exclusive: bool) -> Served<bool> {
+fn store(c: &mut Call<'_>, func: &str, exclusive: bool) -> Served<Flag> {
     c.count(2, 3)?;
     let ttl = plain_int(c, 2, 0)?;
     let key = string_key(c)?;
@@ -74,7 +75,7 @@ fn store(c: &mut Call<'_>, func: &str, exclusive: bool) -> Served<bool> {
     if value.is_null() {
         return Err(Declined);
     }
-    Ok(Some(store_one(key, value, ttl, exclusive, &arg(func, 2, "value"))))
+    Ok(Some(store_one(key, value, ttl, exclusive, &arg(func, 2, "value")).map(Flag)))
 }
 
 unsafe extern "C" fn store_fn(ex: *mut zend_execute_data, retval: *mut zval) {
@@ -89,7 +90,7 @@ unsafe extern "C" fn delete(ex: *mut zend_execute_data, retval: *mut zval) {
     dispatch(ex, retval, &GENERATED.delete, |c| {
         c.count(1, 1)?;
         let key = string_key(c)?;
-        Ok(Some(Ok(cache().is_some_and(|cache| delete_one(cache, key)))))
+        Ok(Some(Ok(Flag(cache().is_some_and(|cache| delete_one(cache, key))))))
     });
 }
 
@@ -104,8 +105,8 @@ fn inc_dec(c: &mut Call<'_>, negate: bool) -> Served<Written> {
     success.set(result.is_some());
     let out = c.retval();
     match result {
-        Some(n) => out.set_long(n),
-        None => out.set_bool(false),
+        Some(n) => codec::put_long(out, n),
+        None => codec::put_false(out),
     }
     Ok(Some(Ok(Written)))
 }
