@@ -9,7 +9,10 @@
 #  2. requests that request_terminate_timeout ends inside __sleep, __serialize, __wakeup,
 #     __unserialize and in the middle of set/get of 500 KB values;
 #  3. requests that max_execution_time (or memory_limit) ends with a fatal error inside those
-#     methods, or while the extension builds a value: those workers live on and must keep working;
+#     methods, or while the extension builds a value: those workers live on and must keep working
+#     (in a pool of their own, [fatal], whose request_terminate_timeout is far beyond the CPU-time
+#     limit: on a loaded machine a second of CPU can take many seconds of wall time, and the
+#     [faults] pool's 3 s would end the request before its fatal error);
 #  4. afterwards: every request succeeds, no wrong value, consistent shmcache_info(), an exact
 #     incr count, no crashed worker in the logs;
 #  5. a graceful reload (SIGUSR2) under load: the master lives, the cache comes back empty and
@@ -26,8 +29,15 @@ need_so
 KILLS=${FPM_KILLS:-300}
 KEYS_MEM=$((1 << 20))
 VALUES_MEM=$((32 << 20))
-TERMINATE=3   # request_terminate_timeout (wall clock)
+TERMINATE=3   # request_terminate_timeout (wall clock) of the [faults] pool
 MAX_EXEC=1    # max_execution_time (CPU time on Linux)
+# request_terminate_timeout of the [fatal] and [leak] pools, whose requests must end in a fatal
+# error after MAX_EXEC seconds of CPU time: only a safety net, so that a request that never
+# reaches its fatal error ends (and fails the checks) instead of spinning on. With 1 s of CPU
+# and 120 s of wall time, a request reaches its fatal error unless it gets less than 1/120 of a
+# core (at 3 s, a load average of 8-12 on 2 cores was enough to kill requests first).
+FATAL_TERMINATE=120
+FATAL_WAIT=$((FATAL_TERMINATE + 30))  # the client's timeout for those requests
 
 TMP=$(mktemp -d /tmp/shmcache-fpm.XXXXXX)
 fpm_publish "$TMP" "$ROOT/tests/fpm/worker.php"
@@ -59,8 +69,8 @@ field() { # field NAME LINE
   [ "$v" = "$2" ] && { echo ""; return; }
   echo "${v%% *}"
 }
-# The workers of the [faults] pool (the [leak] pool's worker is left alone).
-workers() { local p; for p in $(pgrep -P "$MASTER"); do grep -q "pool faults" "/proc/$p/cmdline" 2>/dev/null && echo "$p"; done | sort -n; }
+# workers [POOL]: the workers of the [faults] pool (or of POOL).
+workers() { local p; for p in $(pgrep -P "$MASTER"); do grep -q "pool ${1:-faults}" "/proc/$p/cmdline" 2>/dev/null && echo "$p"; done | sort -n; }
 # count_in PATTERN FILE: matching lines (0 when none or no file).
 count_in() { local n; n=$(grep -c -- "$1" "$2" 2>/dev/null); echo "${n:-0}"; }
 count_log() { count_in "$1" "$TMP/fpm.log"; }
@@ -77,8 +87,12 @@ limits=("php_value[max_execution_time] = $MAX_EXEC" "php_value[memory_limit] = 2
   fpm_global "$TMP/fpm.pid" "$TMP/fpm.log" "process_control_timeout = 5s"
   fpm_pool faults "$run_as" "$SOCK" 4 "request_terminate_timeout = ${TERMINATE}s" \
     "${FPM_WORKER_ERRORS[@]}" "php_admin_value[error_log] = $TMP/php.log" "${limits[@]}"
+  # Phase 3's fatal errors: two workers (its requests come two at a time), the same region.
+  fpm_pool fatal "$run_as" "$TMP/fatal.sock" 2 "request_terminate_timeout = ${FATAL_TERMINATE}s" \
+    "${FPM_WORKER_ERRORS[@]}" "php_admin_value[error_log] = $TMP/php.log" "${limits[@]}"
   # One worker of its own, to measure what a fatal error inside unserialize() leaves behind.
-  fpm_pool leak "$run_as" "$TMP/leak.sock" 1 "php_admin_value[error_log] = $TMP/php-leak.log" \
+  fpm_pool leak "$run_as" "$TMP/leak.sock" 1 "request_terminate_timeout = ${FATAL_TERMINATE}s" \
+    "php_admin_value[error_log] = $TMP/php-leak.log" \
     "php_admin_flag[log_errors] = on" "php_admin_flag[display_errors] = off" "${limits[@]}"
 } >"$TMP/fpm.conf"
 
@@ -95,7 +109,7 @@ if ! fpm_wait answers_ping; then
   failed=$((failed + 1))
   finish
 fi
-check "php-fpm master $MASTER is up with 4 workers" test "$(workers | wc -l)" -eq 4
+check "php-fpm master $MASTER is up with 4 workers" test "$(workers | wc -l)" -eq 4 -a "$(workers fatal | wc -l)" -eq 2
 
 # ---- 1. load + SIGKILLs ----
 # load_loop ID MAX: load requests until $TMP/stop exists (at most MAX); writes its figures.
@@ -189,27 +203,31 @@ check "no load request ever timed out (no hang inside shmcache)" test "$term_loa
 check "no wrong value read while requests were terminated" test "$L_WRONG" -eq 0 -a "$L_HUNG" -eq 0
 
 # ---- 3. fatal errors (max_execution_time, memory_limit) inside PHP code called by shmcache ----
-log "phase 3: fatal errors inside __sleep/__serialize/__wakeup and while building a value"
-before_workers=$(workers | tr '\n' ' ')
+log "phase 3: fatal errors inside __sleep/__serialize/__wakeup and while building a value (pool [fatal])"
+# These requests, and the load requests that follow on the same workers, go to the [fatal] pool
+# (FCGI_SOCK); its workers share the region with the other pools.
+before_workers=$(workers fatal | tr '\n' ' ')
+terminated_before=$(grep "execution timed out" "$TMP/fpm.log" | grep -c "pool fatal")
 fatal_before=$(count_in "Maximum execution time\|Allowed memory size" "$TMP/php.log")
 bail_ops=(bail_sleep bail_serialize bail_wakeup bail_memory bail_sleep bail_serialize bail_memory bail_wakeup bail_memory_array bail_memory_array
   bail_wakeup_multi bail_wakeup_multi)
 bail_answered=0
 for ((i = 0; i < ${#bail_ops[@]}; i += 2)); do
-  fcgi "op=${bail_ops[i]}" 20 >"$TMP/bail.a" &
+  FCGI_SOCK="$TMP/fatal.sock" fcgi "op=${bail_ops[i]}" $FATAL_WAIT >"$TMP/bail.a" &
   a=$!
-  fcgi "op=${bail_ops[i + 1]}" 20 >"$TMP/bail.b"
+  FCGI_SOCK="$TMP/fatal.sock" fcgi "op=${bail_ops[i + 1]}" $FATAL_WAIT >"$TMP/bail.b"
   wait "$a"
   bail_answered=$((bail_answered + $(cat "$TMP/bail.a" "$TMP/bail.b" | grep -c RESULT)))
 done
 fatal=$(( $(count_in "Maximum execution time\|Allowed memory size" "$TMP/php.log") - fatal_before ))
-after_workers=$(workers | tr '\n' ' ')
-echo "fatal-error requests=${#bail_ops[@]} fatal_errors_logged=$fatal answered_instead=$bail_answered workers_before=[$before_workers] after=[$after_workers]"
-check "every fatal-error request ended in a PHP fatal error ($fatal of ${#bail_ops[@]})" test "$fatal" -eq "${#bail_ops[@]}" -a "$bail_answered" -eq 0
-check "workers survived their fatal errors (same PIDs)" test "$before_workers" = "$after_workers"
+terminated=$(( $(grep "execution timed out" "$TMP/fpm.log" | grep -c "pool fatal") - terminated_before ))
+after_workers=$(workers fatal | tr '\n' ' ')
+echo "fatal-error requests=${#bail_ops[@]} fatal_errors_logged=$fatal answered_instead=$bail_answered terminated_instead=$terminated workers_before=[$before_workers] after=[$after_workers]"
+check "every fatal-error request ended in a PHP fatal error ($fatal of ${#bail_ops[@]})" test "$fatal" -eq "${#bail_ops[@]}" -a "$bail_answered" -eq 0 -a "$terminated" -eq 0
+check "workers survived their fatal errors (same PIDs)" test -n "$before_workers" -a "$before_workers" = "$after_workers"
 ok_after=0
 for i in $(seq 12); do
-  [[ $(fcgi "op=load&ops=30&slow=0" 10) == "RESULT ok wrong=0 "* ]] && ok_after=$((ok_after + 1))
+  [[ $(FCGI_SOCK="$TMP/fatal.sock" fcgi "op=load&ops=30&slow=0" 30) == "RESULT ok wrong=0 "* ]] && ok_after=$((ok_after + 1))
 done
 check "those workers then serve load requests correctly ($ok_after of 12)" test "$ok_after" -eq 12
 # Memory left behind by fatal errors inside user serialization code (one worker, pool [leak]):
@@ -217,7 +235,7 @@ check "those workers then serve load requests correctly ($ok_after of 12)" test 
 # how much the worker's RSS grows per request. A 4 MB value that the extension copied into its
 # own memory and lost at each fatal error shows as ~4,000 KB per request.
 rss() { FCGI_SOCK="$TMP/leak.sock" fcgi "op=rss" | sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p'; }
-leak_req() { local i; for i in $(seq "$2"); do FCGI_SOCK="$TMP/leak.sock" fcgi "op=$1&size=4000000" 20 >/dev/null; done; }
+leak_req() { local i; for i in $(seq "$2"); do FCGI_SOCK="$TMP/leak.sock" fcgi "op=$1&size=4000000" $FATAL_WAIT >/dev/null; done; }
 LEAK_N=6
 leak_check() { # leak_check CONTROL_OP BAIL_OP WHAT
   leak_req "$1" 10

@@ -9,6 +9,11 @@
 
 const NKEYS = 300;
 const MAX_SIZE = 500 * 1024;
+// Seconds of wall time that a bail_* request spins for in the method that must end in a fatal
+// error. Only max_execution_time (1 s of CPU time) is to end it, however little CPU the machine
+// gives it: the spin outlasts the pool's request_terminate_timeout (120 s), so a request without
+// its fatal error is terminated and counted, never answered in time by chance.
+const BAIL_SPIN = 600;
 
 header('Content-Type: text/plain');
 $op = $_GET['op'] ?? 'ping';
@@ -379,14 +384,14 @@ switch ($op) {
     // ---- requests that max_execution_time ends with a fatal error (CPU time); the worker lives on ----
     case 'bail_sleep':     // fatal error inside __sleep, during shmcache_set
         $o = new SleepPayload();
-        [$o->key, $o->seq, $o->data, $o->sum, $o->sleepSpin] = ['poison', 1, random_bytes(100000), 'x', 30];
+        [$o->key, $o->seq, $o->data, $o->sum, $o->sleepSpin] = ['poison', 1, random_bytes(100000), 'x', BAIL_SPIN];
         shmcache_set('poison:bail-sleep', $o);
         echo "RESULT fail no fatal error\n";
         break;
 
     case 'bail_serialize': // fatal error inside __serialize, during setMulti
         $o = new SerPayload();
-        [$o->key, $o->seq, $o->data, $o->sum, $o->serSpin] = ['poison', 1, random_bytes(100000), 'x', 30];
+        [$o->key, $o->seq, $o->data, $o->sum, $o->serSpin] = ['poison', 1, random_bytes(100000), 'x', BAIL_SPIN];
         (new ShmCache('fpm-ns'))->setMulti(['a' => 1, 'poison:bail-ser' => $o, 'b' => 2]);
         echo "RESULT fail no fatal error\n";
         break;
@@ -394,7 +399,7 @@ switch ($op) {
     case 'bail_wakeup':    // fatal error inside __wakeup, during shmcache_get of a large value
         $size = (int) ($_GET['size'] ?? 4000000);
         $o = new SleepPayload();
-        [$o->key, $o->seq, $o->data, $o->sum, $o->wakeSpin] = ['poison', 1, random_bytes($size), 'x', 30];
+        [$o->key, $o->seq, $o->data, $o->sum, $o->wakeSpin] = ['poison', 1, random_bytes($size), 'x', BAIL_SPIN];
         if (!shmcache_set('poison:bail-wakeup:' . $size, $o)) {
             echo "RESULT fail set\n";
             break;
@@ -408,7 +413,7 @@ switch ($op) {
         $size = (int) ($_GET['size'] ?? 4000000);
         $bail = $op === 'bail_wakeup_multi';
         $o = new SleepPayload();
-        [$o->key, $o->seq, $o->data, $o->sum, $o->wakeSpin] = ['poison', 1, random_bytes($size), 'x', $bail ? 30 : 0];
+        [$o->key, $o->seq, $o->data, $o->sum, $o->wakeSpin] = ['poison', 1, random_bytes($size), 'x', $bail ? BAIL_SPIN : 0];
         $keys = [];
         for ($i = 0; $i < 8; $i++) {
             shmcache_set("poison:multi:$i", "value $i");
@@ -457,7 +462,7 @@ switch ($op) {
     case 'bail_sleep_multi': // fatal error inside __sleep, after setMulti encoded a large value
         $size = (int) ($_GET['size'] ?? 4000000);
         $o = new SleepPayload();
-        [$o->key, $o->seq, $o->data, $o->sum, $o->sleepSpin] = ['poison', 1, 'small', 'x', 30];
+        [$o->key, $o->seq, $o->data, $o->sum, $o->sleepSpin] = ['poison', 1, 'small', 'x', BAIL_SPIN];
         shmcache_set_multi(['poison:big' => random_bytes($size), 'poison:sleep' => $o]);
         echo "RESULT fail no fatal error\n";
         break;
