@@ -1166,3 +1166,111 @@ fn a_redis_restored_from_an_older_snapshot_empties_the_near_copy_of_every_server
         "A served a write Redis lost"
     );
 }
+
+/// Issue 31, item 5: a reset of the tier's near copy drops what the tier keeps in the region
+/// and nothing else. The entries of local namespaces (the `apcu_*` functions' and
+/// `apcu_entry()`'s leases, local to a server by contract) survive every cause of a reset: a
+/// full flush on another server and on this one, a burst of more than `redis_max_apply`
+/// writes, a trimmed stream, a Redis restart that lost its data, a step back of the wall clock,
+/// and a process without the tier taking the region over. A flush of the region itself
+/// (`shmcache_flush()` without the tier) still takes them.
+#[test]
+fn a_tier_reset_keeps_the_entries_of_local_namespaces() {
+    let mut redis = Redis::start("local-namespaces");
+    let (a, b) = (region(), region());
+    let root = Namespace::root();
+    let apcu = Namespace::new(b"apcu").unwrap().recording_store_times().local();
+    let lease = Namespace::new(b"apcu\0lease").unwrap().local();
+    // Written straight into B's region, as the apcu_* functions do.
+    assert!(b.set(&apcu, b"kept", STRING, b"local", 0).unwrap());
+    assert!(b.add(&lease, b"kept", ValueKind::INT, &7i64.to_le_bytes(), 0).unwrap());
+    let short_stream = TierConfig { stream_length: 10, ..redis.config() };
+    let mut ta = tier(&redis);
+    let mut ta_short = Tier::new(short_stream).unwrap();
+    // B's workers: one that applies any number of entries (only a trim makes it start over),
+    // one that applies at most 5.
+    let mut tb = Tier::new(TierConfig { max_apply: 1_000_000, ..redis.config() }).unwrap();
+    let mut tb_small = Tier::new(TierConfig { max_apply: 5, ..redis.config() }).unwrap();
+    fn writes(t: &mut Tier, a: &Cache, n: usize) {
+        t.begin_request();
+        for i in 0..n {
+            let key = format!("other{i}");
+            assert!(t.store(
+                a,
+                &Namespace::root(),
+                key.as_bytes(),
+                STRING,
+                b"x",
+                0,
+                WriteMode::Set
+            ));
+        }
+    }
+    let causes = [
+        "another server's full flush",
+        "this server's own full flush",
+        "a burst past redis_max_apply",
+        "a trimmed stream",
+        "a Redis restart that lost its data",
+        "a step back of the wall clock",
+        "a process without the tier taking the region over",
+    ];
+    for (n, what) in causes.into_iter().enumerate() {
+        // A near copy on B, which the reset must drop.
+        assert!(request_set(&mut ta, &a, b"near", what.as_bytes()));
+        let worker = if what.contains("burst") { &mut tb_small } else { &mut tb };
+        assert_eq!(request_get(worker, &b, b"near").as_deref(), Some(what.as_bytes()));
+        let resets = worker.counters.near_flushes;
+        match n {
+            0 => {
+                ta.begin_request();
+                assert!(ta.flush(&a, &root));
+            }
+            1 => {
+                worker.begin_request();
+                assert!(worker.flush(&b, &root));
+            }
+            2 => writes(&mut ta, &a, 6),
+            3 => writes(&mut ta_short, &a, 1000),
+            4 => redis.restart(),
+            5 => {
+                worker.set_test_wall_clock_shift(60_000);
+                worker.begin_request();
+                assert!(worker.trusted(&b));
+                worker.set_test_wall_clock_shift(0);
+            }
+            _ => {
+                let now = shmcache::tier::time::unix_now();
+                shmcache::tier::positions::renew_mark(&b, now - 1000);
+                assert!(matches!(
+                    shmcache::tier::positions::enter_alone(&b, now, 120),
+                    shmcache::tier::positions::Alone::TakenOver { .. }
+                ));
+            }
+        }
+        worker.begin_request();
+        assert!(worker.trusted(&b), "{what}: B syncs");
+        assert!(worker.counters.near_flushes > resets, "{what}: B did not reset");
+        assert_eq!(b.get(&root, b"near", &mut Vec::new()).unwrap(), None, "{what}: near copy kept");
+        let mut value = Vec::new();
+        assert_eq!(
+            b.get(&apcu, b"kept", &mut value).unwrap(),
+            Some(STRING),
+            "{what}: a local entry was dropped"
+        );
+        assert_eq!(value, b"local");
+        assert_eq!(
+            b.get(&lease, b"kept", &mut value).unwrap(),
+            Some(ValueKind::INT),
+            "{what}: a lease was dropped"
+        );
+        assert!(b.times(&apcu, b"kept").unwrap().is_some_and(|t| t.stored_at > 0));
+    }
+    // A flush of the region itself takes everything.
+    b.flush_all();
+    assert_eq!(b.get(&apcu, b"kept", &mut Vec::new()).unwrap(), None);
+    assert_eq!(b.get(&lease, b"kept", &mut Vec::new()).unwrap(), None);
+    // And local entries written after it are live again.
+    assert!(b.set(&apcu, b"kept", STRING, b"again", 0).unwrap());
+    assert!(b.get(&apcu, b"kept", &mut Vec::new()).unwrap().is_some());
+}

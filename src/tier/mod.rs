@@ -301,7 +301,7 @@ impl Tier {
             // Fills made under the old word re-check it (SeqCst, then their pending word is
             // visible): each either sees the new word or is flushed here.
             fence(Ordering::SeqCst);
-            cache.flush_all();
+            cache.flush_all_but_local();
             self.counters.near_flushes += 1;
         }
         self.clock_seen = checked.word;

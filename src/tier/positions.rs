@@ -64,8 +64,9 @@ pub(super) fn fill_is_stale(cache: &Cache, q: u64) -> bool {
 // stays out of the region for that request (every call misses, every write is refused, and it
 // says why); one that finds a mark older than the lease takes the region over: the tier is
 // gone (switched off everywhere, or idle that long), so it clears the epoch (a tiered process
-// coming back then empties the near copy before trusting it) and empties the region (the near
-// copy is of a Redis this process does not follow).
+// coming back then empties the near copy before trusting it) and empties the near copy (of a
+// Redis this process does not follow; the local namespaces' entries, the `apcu_*` functions',
+// stay, as they do at every reset).
 //
 // The check is made at each request's start and before each write (`php::tier::on_for_write`):
 // a process whose request (a CLI script is one request) began before a tiered process marked
@@ -121,7 +122,7 @@ pub fn enter_alone(cache: &Cache, now: u64, lease_seconds: u64) -> Alone {
     if mark.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst).is_err() {
         return Alone::Tiered { seconds_ago: 0 };
     }
-    cache.flush_all();
+    cache.flush_all_but_local();
     Alone::TakenOver { idle_seconds: age }
 }
 
