@@ -162,6 +162,9 @@ pub fn lock(shared: &Mutex<Option<Tier>>) -> Option<MutexGuard<'_, Option<Tier>>
 impl Tier {
     pub fn new(config: TierConfig) -> Result<Tier, Error> {
         connection_url(&config.url)?;
+        if config.test_clock_ahead_ms != 0 {
+            time::arm_test_clock_step(config.test_clock_ahead_ms, config.test_clock_step_after);
+        }
         Ok(Tier {
             config,
             connection: None,
@@ -209,7 +212,7 @@ impl Tier {
 
     /// The wall clock as this tier reads it: Unix milliseconds.
     fn wall_ms(&self) -> u64 {
-        now_ms().saturating_add_signed(self.test_wall_shift_ms)
+        now_ms().saturating_add_signed(self.test_wall_shift_ms + time::test_shift_ms())
     }
 
     pub fn config(&self) -> &TierConfig {
