@@ -126,6 +126,15 @@ pub fn enter_alone(cache: &Cache, now: u64, lease_seconds: u64) -> Alone {
     Alone::TakenOver { idle_seconds: age }
 }
 
+/// A process without the tier wrote into the region after a tiered process marked it (a request
+/// of another pool of the same FPM master that began before the mark): the tier's positions no
+/// longer describe the region. Every tiered process's next sync finds no epoch and empties the
+/// near copy before trusting it (as after `enter_alone`'s takeover; a fill in flight re-checks
+/// the epoch and withdraws).
+pub fn disown(cache: &Cache) {
+    word(cache, EPOCH).store(0, Ordering::SeqCst);
+}
+
 // Near expiry that a step of the wall clock cannot stretch (issue 31, item 4).
 //
 // The API's TTLs are wall-clock seconds, and the engine keeps an entry's expiry as a Unix
