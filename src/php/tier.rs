@@ -257,7 +257,10 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
     STATE.trusted_until_ns.store(0, Ordering::Relaxed);
     // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
-    STATE.clock_base_ms.store(time::coarse_offset_ms(), Ordering::Relaxed);
+    // (The test hook's shift goes into the base only: while the hook has the clock ahead, near
+    // reads ask the tier every time; once it steps back, `near_readable` sees the step.)
+    let base = time::coarse_offset_ms() + time::test_shift_ms();
+    STATE.clock_base_ms.store(base, Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         STATE.report_due.store(true, Ordering::Relaxed);

@@ -5,8 +5,10 @@ use std::time::Duration;
 
 /// Test hook (`TierConfig::test_clock_ahead_ms`): this process reads the wall clock this many
 /// milliseconds ahead of the machine's until CLOCK_MONOTONIC_COARSE reaches `TEST_STEP_AT_MS`,
-/// then the machine's: a step back, seen by every reading of the wall clock the tier and the PHP
-/// side make (not by the engine's expiry checks, which then stand for the true time). 0: off.
+/// then the machine's: a step back, seen by the tier's readings of the wall clock and by the
+/// base the PHP side's near reads compare theirs with (not by those readings themselves, which
+/// stay free of it on the near-hit path, nor by the engine's expiry checks, which then stand
+/// for the true time). 0: off.
 static TEST_AHEAD_MS: AtomicI64 = AtomicI64::new(0);
 static TEST_STEP_AT_MS: AtomicU64 = AtomicU64::new(0);
 
@@ -60,7 +62,6 @@ pub(super) fn boottime_ms() -> u64 {
 /// suspend moves it forward, which is safe). Two vDSO reads of the kernel's tick.
 pub fn coarse_offset_ms() -> i64 {
     read_ms(libc::CLOCK_REALTIME_COARSE) as i64 - read_ms(libc::CLOCK_MONOTONIC_COARSE) as i64
-        + test_shift_ms()
 }
 
 fn read_ms(clock: libc::clockid_t) -> u64 {
