@@ -152,6 +152,11 @@ impl Redis {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
+        // A server started from an AOF or a snapshot answers LOADING until it has read it.
+        while !self.cli(&["INFO", "persistence"]).contains("loading:0") {
+            assert!(Instant::now() < deadline, "redis-server did not load its data");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn stop(&mut self) {
