@@ -1355,7 +1355,13 @@ fn an_aof_fsynced_every_second_that_lost_its_last_writes_empties_the_near_copy_o
     let (a, b) = (region(), region());
     let (mut ta, mut tb) = (tier(&redis), tier(&redis));
     assert!(request_set(&mut ta, &a, b"ks", b"v1"));
-    // What the disk holds at the last fsync: Redis wrote the AOF before it replied.
+    // What the disk holds at the next fsync: v1 in the AOF (Redis may postpone the write of its
+    // AOF buffer while a background fsync runs, so it is waited for).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !dir_contains(&aof, b"\x06v1") {
+        assert!(Instant::now() < deadline, "v1 never reached the AOF");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let synced = aof.with_extension("synced");
     let _ = std::fs::remove_dir_all(&synced);
     copy_dir(&aof, &synced);
@@ -1373,6 +1379,18 @@ fn an_aof_fsynced_every_second_that_lost_its_last_writes_empties_the_near_copy_o
         Some(&b"v1"[..]),
         "A served a write the AOF lost"
     );
+}
+
+/// Whether a file under `dir` holds `bytes`.
+fn dir_contains(dir: &Path, bytes: &[u8]) -> bool {
+    std::fs::read_dir(dir).unwrap().any(|entry| {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            dir_contains(&path, bytes)
+        } else {
+            std::fs::read(&path).is_ok_and(|b| b.windows(bytes.len()).any(|w| w == bytes))
+        }
+    })
 }
 
 fn copy_dir(from: &Path, to: &Path) {
