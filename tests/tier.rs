@@ -1355,8 +1355,9 @@ fn an_aof_fsynced_every_second_that_lost_its_last_writes_empties_the_near_copy_o
     let (a, b) = (region(), region());
     let (mut ta, mut tb) = (tier(&redis), tier(&redis));
     assert!(request_set(&mut ta, &a, b"ks", b"v1"));
-    // What the disk holds at the next fsync: v1 in the AOF (Redis may postpone the write of its
-    // AOF buffer while a background fsync runs, so it is waited for).
+    // What the disk holds at the next fsync: v1's whole transaction in the AOF (Redis may
+    // postpone the write of its AOF buffer while a background fsync runs, so it is waited for;
+    // a copy that cut the transaction short would lose v1 as well).
     let deadline = Instant::now() + Duration::from_secs(10);
     while !dir_contains(&aof, b"\x06v1") {
         assert!(Instant::now() < deadline, "v1 never reached the AOF");
@@ -1381,14 +1382,16 @@ fn an_aof_fsynced_every_second_that_lost_its_last_writes_empties_the_near_copy_o
     );
 }
 
-/// Whether a file under `dir` holds `bytes`.
+/// Whether a file under `dir` holds `bytes` and ends with a whole transaction (an AOF's).
 fn dir_contains(dir: &Path, bytes: &[u8]) -> bool {
     std::fs::read_dir(dir).unwrap().any(|entry| {
         let path = entry.unwrap().path();
         if path.is_dir() {
             dir_contains(&path, bytes)
         } else {
-            std::fs::read(&path).is_ok_and(|b| b.windows(bytes.len()).any(|w| w == bytes))
+            std::fs::read(&path).is_ok_and(|b| {
+                b.windows(bytes.len()).any(|w| w == bytes) && b.ends_with(b"EXEC\r\n")
+            })
         }
     })
 }
