@@ -33,7 +33,7 @@ shmcache.values_memory_size => 64M => 64M: present
 shmcache.compress_threshold => 4096 => 4096: present
 string(8) "shmcache"
 bool(true)
-array(20) {
+array(22) {
   [0]=>
   string(20) "shmcache.apcu_compat"
   [1]=>
@@ -69,9 +69,13 @@ array(20) {
   [16]=>
   string(20) "shmcache.region_user"
   [17]=>
-  string(29) "shmcache.test_hook_fill_delay"
+  string(30) "shmcache.test_hook_clock_ahead"
   [18]=>
-  string(37) "shmcache.test_hook_fill_recheck_delay"
+  string(40) "shmcache.test_hook_clock_step_back_after"
   [19]=>
+  string(29) "shmcache.test_hook_fill_delay"
+  [20]=>
+  string(37) "shmcache.test_hook_fill_recheck_delay"
+  [21]=>
   string(27) "shmcache.values_memory_size"
 }

@@ -23,6 +23,10 @@
 #    nothing near;
 #  - Redis slowed with DEBUG SLEEP: requests end within the timeouts; the failure is logged, not
 #    raised as a warning (which frameworks turn into exceptions);
+#  - pools of one master (C: "c" with the tier, "cplain" without it, one anonymous region): a
+#    cplain request that began before c's first request marked the region writes into it; c
+#    never serves that value (at its end cplain's request makes the tier start over), and later
+#    cplain requests stay out;
 #  - the randomized checker for TIER_CHECK_SECONDS (default 30; longer runs: set it) with 6
 #    clients over a, b and bjit: 0 stale reads, 0 failed requests.
 # Ends with "N passed, N failed". TIER_KEEP=1 keeps target/tier.<PID>.
@@ -63,16 +67,18 @@ stop_redis() {
 }
 
 # start_master NAME POOLS...: a php-fpm8.2 master; each pool
-# "name:children:fill_delay_ms[:fill_recheck_delay_ms]".
+# "name:children:fill_delay_ms[:fill_recheck_delay_ms[:plain]]" (plain: without shmcache.redis).
 start_master() {
   local name=$1
   shift
   {
     fpm_global "$RUN/$name.pid" "$RUN/$name.log"
     for pool in "$@"; do
-      IFS=: read -r pname children delay recheck <<<"$pool"
+      IFS=: read -r pname children delay recheck plain <<<"$pool"
+      redis="php_admin_value[shmcache.redis] = unix://$REDIS_SOCK"
+      [ -z "$plain" ] || redis="; no shmcache.redis"
       fpm_pool "$pname" www-data:www-data "$RUN/$pname.sock" "$children" "listen.mode = 0666" \
-        "${FPM_WORKER_ERRORS[@]}" "php_admin_value[shmcache.redis] = unix://$REDIS_SOCK" \
+        "${FPM_WORKER_ERRORS[@]}" "$redis" \
         "php_admin_value[shmcache.redis_read_timeout] = 100" "php_admin_value[shmcache.redis_connect_timeout] = 50" \
         "php_admin_value[shmcache.test_hook_fill_delay] = $delay" \
         "php_admin_value[shmcache.test_hook_fill_recheck_delay] = ${recheck:-0}"
@@ -218,6 +224,28 @@ ms=$(( (t1 - t0) / 1000000 ))
 check "a request while Redis sleeps ends within its timeouts (${ms} ms)" test "$ms" -lt 1000
 expect "and misses instead of trusting its near copy" "$(field "$slowreq" found)" "false"
 expect "the next request is served again" "$(field "$(req b 'op=get&k=lost')" value)" "after"
+
+# ------------------------------------------------------------------ pools differing in shmcache.redis
+# One master, one anonymous region: pool c with the tier, pool cplain without it (a
+# misconfiguration). A cplain request that began before c's first request marked the region
+# writes into it (its writes do not look at the mark); when it ends it makes the tier start over.
+start_master C "c:1:0" "cplain:1:0:0:plain"
+expect "cplain uses the unmarked region alone" "$(field "$(req cplain 'op=set&k=pools&v=plain')" ok)" "true"
+php -n "$CLIENT" req "$RUN/cplain.sock" "op=sleepset&k=pools&v=stale&ms=1500" >"$RUN/pools.json" &
+inflight=$!
+sleep 0.5
+expect "c's first request (it marks the region) does not read cplain's value" "$(field "$(req c 'op=get&k=pools')" found)" "false"
+wait "$inflight"
+expect "cplain's request that began before the mark wrote afterwards" "$(field "$(cat "$RUN/pools.json")" ok)" "true"
+served=0
+for _ in 1 2 3; do [ "$(field "$(req c 'op=get&k=pools')" found)" = false ] || served=$((served + 1)); done
+expect "c never serves the value Redis never had" "$served" "0"
+logged=$(grep -c "started using this region during a request of this process" "$RUN/C.log")
+check "cplain logged why ($logged lines)" test "${logged:-0}" -ge 1
+later=$(req cplain 'op=set&k=pools&v=later')
+expect "a later cplain request stays out of the marked region" "$(field "$later" ok)" "false"
+req c "op=set&k=pools&v=tiered" >/dev/null
+expect "and c reads the tier's value" "$(field "$(req c 'op=get&k=pools')" value)" "tiered"
 
 # ------------------------------------------------------------------ randomized checker
 # First its analysis, on a log whose stale reads were found by hand: a value overwritten

@@ -19,6 +19,10 @@ struct Redis {
     tcp: Option<(String, u16)>,
     /// An RDB file Redis loads at start and `SAVE` writes (None: no persistence).
     rdb: Option<PathBuf>,
+    /// A directory of its own where Redis keeps an AOF, `appendfsync everysec`.
+    aof: Option<PathBuf>,
+    /// `--replicaof` this address at each start.
+    replica_of: Option<(String, u16)>,
 }
 
 impl Redis {
@@ -26,7 +30,8 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r = Redis { child: None, socket, tcp: None, rdb: None };
+        let mut r =
+            Redis { child: None, socket, tcp: None, rdb: None, aof: None, replica_of: None };
         r.restart();
         r
     }
@@ -42,6 +47,8 @@ impl Redis {
             socket: dir.join(format!("{name}.sock")),
             tcp: None,
             rdb: Some(rdb),
+            aof: None,
+            replica_of: None,
         };
         r.restart();
         r
@@ -52,10 +59,53 @@ impl Redis {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
         std::fs::create_dir_all(&dir).unwrap();
         let socket = dir.join(format!("{name}.sock"));
-        let mut r =
-            Redis { child: None, socket, tcp: Some((address.to_string(), port)), rdb: None };
+        let mut r = Redis {
+            child: None,
+            socket,
+            tcp: Some((address.to_string(), port)),
+            rdb: None,
+            aof: None,
+            replica_of: None,
+        };
         r.restart();
         r
+    }
+
+    /// With an AOF fsynced every second (`appendfsync everysec`) in a directory of its own.
+    fn start_with_aof(name: &str) -> Redis {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        let aof = dir.join(format!("{name}-aof"));
+        let _ = std::fs::remove_dir_all(&aof);
+        std::fs::create_dir_all(&aof).unwrap();
+        let mut r = Redis {
+            child: None,
+            socket: dir.join(format!("{name}.sock")),
+            tcp: None,
+            rdb: None,
+            aof: Some(aof),
+            replica_of: None,
+        };
+        r.restart();
+        r
+    }
+
+    /// A pair for a failover: a master on a TCP port of its own and a replica of it, each also
+    /// on its unix socket.
+    fn start_pair(name: &str) -> (Redis, Redis) {
+        let port =
+            |_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let master = Redis::start_tcp(&format!("{name}-master"), "127.0.0.1", port(0));
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier-redis");
+        let mut replica = Redis {
+            child: None,
+            socket: dir.join(format!("{name}-replica.sock")),
+            tcp: Some(("127.0.0.1".to_string(), port(1))),
+            rdb: None,
+            aof: None,
+            replica_of: master.tcp.clone(),
+        };
+        replica.restart();
+        (master, replica)
     }
 
     fn restart(&mut self) {
@@ -66,7 +116,19 @@ impl Redis {
             None => ("127.0.0.1".to_string(), "0".to_string()),
         };
         let mut command = Command::new(server_binary());
-        command.args(["--port", &port, "--bind", &bind, "--save", "", "--appendonly", "no"]);
+        command.args(["--port", &port, "--bind", &bind, "--save", ""]);
+        match &self.aof {
+            Some(dir) => {
+                command.args(["--appendonly", "yes", "--appendfsync", "everysec", "--dir"]);
+                command.arg(dir);
+            }
+            None => {
+                command.args(["--appendonly", "no"]);
+            }
+        }
+        if let Some((host, port)) = &self.replica_of {
+            command.args(["--replicaof", host, &port.to_string()]);
+        }
         if let Some(rdb) = &self.rdb {
             command
                 .arg("--dir")
@@ -88,6 +150,11 @@ impl Redis {
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::os::unix::net::UnixStream::connect(&self.socket).is_err() {
             assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // A server started from an AOF or a snapshot answers LOADING until it has read it.
+        while !self.cli(&["INFO", "persistence"]).contains("loading:0") {
+            assert!(Instant::now() < deadline, "redis-server did not load its data");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -1164,5 +1231,216 @@ fn a_redis_restored_from_an_older_snapshot_empties_the_near_copy_of_every_server
         request_get(&mut ta, &a, b"ks").as_deref(),
         Some(&b"v1"[..]),
         "A served a write Redis lost"
+    );
+}
+
+/// Issue 31, item 5: a reset of the tier's near copy drops what the tier keeps in the region
+/// and nothing else. The entries of local namespaces (the `apcu_*` functions' and
+/// `apcu_entry()`'s leases, local to a server by contract) survive every cause of a reset: a
+/// full flush on another server and on this one, a burst of more than `redis_max_apply`
+/// writes, a trimmed stream, a Redis restart that lost its data, a step back of the wall clock,
+/// and a process without the tier taking the region over. A flush of the region itself
+/// (`shmcache_flush()` without the tier) still takes them.
+#[test]
+fn a_tier_reset_keeps_the_entries_of_local_namespaces() {
+    let mut redis = Redis::start("local-namespaces");
+    let (a, b) = (region(), region());
+    let root = Namespace::root();
+    let apcu = Namespace::new(b"apcu").unwrap().recording_store_times().local();
+    let lease = Namespace::new(b"apcu\0lease").unwrap().local();
+    // Written straight into B's region, as the apcu_* functions do.
+    assert!(b.set(&apcu, b"kept", STRING, b"local", 0).unwrap());
+    assert!(b.add(&lease, b"kept", ValueKind::INT, &7i64.to_le_bytes(), 0).unwrap());
+    let short_stream = TierConfig { stream_length: 10, ..redis.config() };
+    let mut ta = tier(&redis);
+    let mut ta_short = Tier::new(short_stream).unwrap();
+    // B's workers: one that applies any number of entries (only a trim makes it start over),
+    // one that applies at most 5.
+    let mut tb = Tier::new(TierConfig { max_apply: 1_000_000, ..redis.config() }).unwrap();
+    let mut tb_small = Tier::new(TierConfig { max_apply: 5, ..redis.config() }).unwrap();
+    fn writes(t: &mut Tier, a: &Cache, n: usize) {
+        t.begin_request();
+        for i in 0..n {
+            let key = format!("other{i}");
+            assert!(t.store(
+                a,
+                &Namespace::root(),
+                key.as_bytes(),
+                STRING,
+                b"x",
+                0,
+                WriteMode::Set
+            ));
+        }
+    }
+    let causes = [
+        "another server's full flush",
+        "this server's own full flush",
+        "a burst past redis_max_apply",
+        "a trimmed stream",
+        "a Redis restart that lost its data",
+        "a step back of the wall clock",
+        "a process without the tier taking the region over",
+    ];
+    for (n, what) in causes.into_iter().enumerate() {
+        // A near copy on B, which the reset must drop.
+        assert!(request_set(&mut ta, &a, b"near", what.as_bytes()));
+        let worker = if what.contains("burst") { &mut tb_small } else { &mut tb };
+        assert_eq!(request_get(worker, &b, b"near").as_deref(), Some(what.as_bytes()));
+        let resets = worker.counters.near_flushes;
+        match n {
+            0 => {
+                ta.begin_request();
+                assert!(ta.flush(&a, &root));
+            }
+            1 => {
+                worker.begin_request();
+                assert!(worker.flush(&b, &root));
+            }
+            2 => writes(&mut ta, &a, 6),
+            3 => writes(&mut ta_short, &a, 1000),
+            4 => redis.restart(),
+            5 => {
+                worker.set_test_wall_clock_shift(60_000);
+                worker.begin_request();
+                assert!(worker.trusted(&b));
+                worker.set_test_wall_clock_shift(0);
+            }
+            _ => {
+                let now = shmcache::tier::time::unix_now();
+                shmcache::tier::positions::renew_mark(&b, now - 1000);
+                assert!(matches!(
+                    shmcache::tier::positions::enter_alone(&b, now, 120),
+                    shmcache::tier::positions::Alone::TakenOver { .. }
+                ));
+            }
+        }
+        worker.begin_request();
+        assert!(worker.trusted(&b), "{what}: B syncs");
+        assert!(worker.counters.near_flushes > resets, "{what}: B did not reset");
+        assert_eq!(b.get(&root, b"near", &mut Vec::new()).unwrap(), None, "{what}: near copy kept");
+        let mut value = Vec::new();
+        assert_eq!(
+            b.get(&apcu, b"kept", &mut value).unwrap(),
+            Some(STRING),
+            "{what}: a local entry was dropped"
+        );
+        assert_eq!(value, b"local");
+        assert_eq!(
+            b.get(&lease, b"kept", &mut value).unwrap(),
+            Some(ValueKind::INT),
+            "{what}: a lease was dropped"
+        );
+        assert!(b.times(&apcu, b"kept").unwrap().is_some_and(|t| t.stored_at > 0));
+    }
+    // A flush of the region itself takes everything.
+    b.flush_all();
+    assert_eq!(b.get(&apcu, b"kept", &mut Vec::new()).unwrap(), None);
+    assert_eq!(b.get(&lease, b"kept", &mut Vec::new()).unwrap(), None);
+    // And local entries written after it are live again.
+    assert!(b.set(&apcu, b"kept", STRING, b"again", 0).unwrap());
+    assert!(b.get(&apcu, b"kept", &mut Vec::new()).unwrap().is_some());
+}
+
+/// Issue 31, item 3: Redis with an AOF fsynced every second (`appendfsync everysec`) loses up to
+/// a second of writes when the machine stops: what was not yet fsynced. The test stands in for
+/// that with the AOF's directory as it was after A's first write (copied then: what the disk
+/// held), Redis killed after A's second write, and started again from the copy. As with a
+/// snapshot: B's position is gone (B resets); A's is still there, and A must notice that the
+/// entry of its own lost write is gone too.
+#[test]
+fn an_aof_fsynced_every_second_that_lost_its_last_writes_empties_the_near_copy_of_every_server() {
+    let mut redis = Redis::start_with_aof("aof-everysec");
+    let aof = redis.aof.clone().unwrap();
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&redis), tier(&redis));
+    assert!(request_set(&mut ta, &a, b"ks", b"v1"));
+    // What the disk holds at the next fsync: v1's whole transaction in the AOF (Redis may
+    // postpone the write of its AOF buffer while a background fsync runs, so it is waited for;
+    // a copy that cut the transaction short would lose v1 as well).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !dir_contains(&aof, b"\x06v1") {
+        assert!(Instant::now() < deadline, "v1 never reached the AOF");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let synced = aof.with_extension("synced");
+    let _ = std::fs::remove_dir_all(&synced);
+    copy_dir(&aof, &synced);
+    assert!(request_set(&mut ta, &a, b"ks", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v2"[..]));
+    // The machine stops before the next fsync; Redis starts again from what was on disk.
+    redis.stop();
+    std::fs::remove_dir_all(&aof).unwrap();
+    copy_dir(&synced, &aof);
+    redis.restart();
+    assert_eq!(redis.cli(&["GET", "shmcache:d:0:0:0:ks"]), "\u{6}v1", "the AOF lost v2");
+    assert_eq!(request_get(&mut tb, &b, b"ks").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(
+        request_get(&mut ta, &a, b"ks").as_deref(),
+        Some(&b"v1"[..]),
+        "A served a write the AOF lost"
+    );
+}
+
+/// Whether a file under `dir` holds `bytes` and ends with a whole transaction (an AOF's).
+fn dir_contains(dir: &Path, bytes: &[u8]) -> bool {
+    std::fs::read_dir(dir).unwrap().any(|entry| {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            dir_contains(&path, bytes)
+        } else {
+            std::fs::read(&path).is_ok_and(|b| {
+                b.windows(bytes.len()).any(|w| w == bytes) && b.ends_with(b"EXEC\r\n")
+            })
+        }
+    })
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Issue 31, item 3: a failover to an asynchronous replica that lags. Two redis-server
+/// processes, the second a replica of the first (`--replicaof`); its link goes down (it is
+/// pointed at an address where no master answers, and keeps its data), A writes v2 to the
+/// master, B syncs past it; then the master dies and the replica, which never received v2, is
+/// promoted (`REPLICAOF NO ONE`) and the servers' clients follow it. Its stream holds A's
+/// position but not the entry of A's last write: A must start over, as B does.
+#[test]
+fn a_failover_to_a_replica_that_lagged_empties_the_near_copy_of_every_server() {
+    let (mut master, replica) = Redis::start_pair("failover");
+    let (a, b) = (region(), region());
+    let (mut ta, mut tb) = (tier(&master), tier(&master));
+    assert!(request_set(&mut ta, &a, b"kr", b"v1"));
+    // The replica has everything up to v1.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while replica.cli(&["GET", "shmcache:d:0:0:0:kr"]) != "\u{6}v1" {
+        assert!(Instant::now() < deadline, "the replica did not catch up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Its link goes down: from here on it lags.
+    let nowhere = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    assert_eq!(replica.cli(&["REPLICAOF", "127.0.0.1", &nowhere.to_string()]), "OK");
+    assert!(request_set(&mut ta, &a, b"kr", b"v2"));
+    assert_eq!(request_get(&mut tb, &b, b"kr").as_deref(), Some(&b"v2"[..]));
+    assert_eq!(replica.cli(&["GET", "shmcache:d:0:0:0:kr"]), "\u{6}v1", "the replica lags");
+    // The master dies; the replica is promoted and both servers' clients follow it.
+    master.stop();
+    assert_eq!(replica.cli(&["REPLICAOF", "NO", "ONE"]), "OK");
+    let (mut ta, mut tb) = (tier(&replica), tier(&replica));
+    assert_eq!(request_get(&mut tb, &b, b"kr").as_deref(), Some(&b"v1"[..]));
+    assert_eq!(
+        request_get(&mut ta, &a, b"kr").as_deref(),
+        Some(&b"v1"[..]),
+        "A served a write the promoted replica never had"
     );
 }

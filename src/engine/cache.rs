@@ -84,6 +84,8 @@ pub struct Namespace {
     hash: u64,
     /// Writes through this namespace record the time they stored (`EntryHeader::stored_at`).
     records_store_times: bool,
+    /// Its entries are this machine's alone: `Cache::flush_all_but_local` leaves them.
+    local: bool,
 }
 
 impl Namespace {
@@ -95,6 +97,7 @@ impl Namespace {
             name: name.to_vec(),
             hash: namespace_hash(name),
             records_store_times: false,
+            local: false,
         })
     }
 
@@ -105,8 +108,23 @@ impl Namespace {
         self
     }
 
+    /// The same namespace, made *local*: its entries belong to this machine alone (the `apcu_*`
+    /// functions'), so a reset of what tiered mode keeps here (`Cache::flush_all_but_local`)
+    /// leaves them; `flush_all` takes them too. Its entries carry the local epoch
+    /// (`LOCAL_EPOCH`). Every process must open a given name local, or none: an entry is judged
+    /// by the epoch its writer stamped. The root namespace cannot be local.
+    pub fn local(mut self) -> Namespace {
+        assert!(!self.is_root(), "the root namespace cannot be local");
+        self.local = true;
+        self
+    }
+
+    pub fn is_local(&self) -> bool {
+        self.local
+    }
+
     pub fn root() -> Namespace {
-        Namespace { name: Vec::new(), hash: 0, records_store_times: false }
+        Namespace { name: Vec::new(), hash: 0, records_store_times: false, local: false }
     }
 
     pub fn name(&self) -> &[u8] {
@@ -185,6 +203,11 @@ fn check_key(key: &[u8]) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The mark of a local namespace's entry (`Namespace::local`): its `epoch` field is this bit
+/// and the region's local epoch. The global epoch counts up from 1 by one per flush and never
+/// reaches it, so no other entry can pass for a local one after a `flush_all_but_local`.
+pub(crate) const LOCAL_EPOCH: u64 = 1 << 63;
 
 pub struct Cache {
     region: Region,
@@ -276,7 +299,25 @@ impl Cache {
     }
 
     fn epoch(&self) -> u64 {
-        self.region.header().hot.epoch.0.load(Ordering::Acquire)
+        self.region.header().hot.epoch.0.all.load(Ordering::Acquire)
+    }
+
+    /// What an entry of a local namespace written now carries in its `epoch` field.
+    fn local_epoch(&self) -> u64 {
+        LOCAL_EPOCH | self.region.header().hot.epoch.0.local.load(Ordering::Acquire)
+    }
+
+    /// Whether an entry's `epoch` field is current: the global epoch, or for an entry of a local
+    /// namespace the local one (an entry that matches the first never loads the second).
+    #[inline(always)]
+    fn epoch_is_current(&self, epoch: u64) -> bool {
+        epoch == self.epoch() || epoch == self.local_epoch()
+    }
+
+    /// Whether a flush left the entry a slot word points at dead (or it is no longer intact),
+    /// judged from its header's epoch alone (an eviction's cheap test).
+    fn flushed(&self, word: u64, tail: u64) -> bool {
+        !self.entry_epoch(word, tail).is_some_and(|e| self.epoch_is_current(e))
     }
 
     fn bump(&self, c: Counter) {
@@ -296,16 +337,19 @@ impl Cache {
         }
     }
 
-    fn write_generation(&self, ns: &Namespace) -> u64 {
+    /// The generation and the epoch a write stamps its entry with.
+    #[inline(always)]
+    fn write_stamp(&self, ns: &Namespace) -> (u64, u64) {
         if ns.is_root() {
-            0
+            (0, self.epoch())
         } else {
-            self.namespaces().for_write(ns.hash)
+            let generation = self.namespaces().for_write(ns.hash);
+            (generation, if ns.local { self.local_epoch() } else { self.epoch() })
         }
     }
 
     fn liveness(&self, h: &EntryHeader, generation: Option<u64>) -> Liveness {
-        if h.epoch != self.epoch() || generation != Some(h.ns_generation) {
+        if !self.epoch_is_current(h.epoch) || generation != Some(h.ns_generation) {
             Liveness::Flushed
         } else if h.expires_at != 0 && u64::from(h.expires_at) <= now_secs() {
             Liveness::Expired

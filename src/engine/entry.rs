@@ -54,7 +54,8 @@ pub(crate) struct EntryHeader {
     /// apcu_* functions report it as APCu's creation and modification times, and the TTL given
     /// as `expires_at - stored_at`); 0 elsewhere, so that other writes read no clock.
     pub stored_at: u32,
-    /// Global flush epoch when written.
+    /// The flush epoch when written: the global one, or in a local namespace's entry the local
+    /// one with `cache::LOCAL_EPOCH` set (layout 11).
     pub epoch: u64,
     /// Bytes of value stored (compressed length when compressed).
     pub stored_len: u32,
@@ -167,7 +168,9 @@ fn fold_mul(a: u64, b: u64) -> u64 {
 /// partner, so the partners that can be hidden that way are also added on their own: either
 /// hash (a key or a value can be chosen whose hash hides the other) and the epoch (beside the
 /// expiry word, which before layout 7 a TTL could steer onto its constant). No header word of
-/// a real entry can reach either value: ring offsets and counters stay far below them, stored
+/// a real entry can reach either value: ring offsets and counters stay far below them (a local
+/// namespace's epoch, `cache::LOCAL_EPOCH` with a counter, is the top bit and a small number,
+/// which no constant here nor its complement is), stored
 /// lengths below 2^31, padding is zero, and the expiry word, the expiry in its low half and the
 /// store time in its high half, would need a store time of 1986 or of 2089 (or, unrecorded,
 /// 0, a high half no 64-bit constant here has).

@@ -13,7 +13,7 @@ use super::index::BUCKET_BYTES;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 10;
+pub const LAYOUT_VERSION: u32 = 11;
 pub(crate) const HEADER_LEN: usize = 4096;
 /// Namespace table: buckets of 4 words, so 16,384 namespaces can hold a generation at once.
 pub(crate) const NS_BUCKETS: usize = 4096;
@@ -115,10 +115,20 @@ pub const COORDINATION_WORDS: usize = 6;
 pub(crate) struct HotWords {
     /// Next free virtual offset of the ring; only ever grows.
     pub tail: Padded<AtomicU64>,
-    /// Global flush epoch: entries written under an older epoch are dead.
-    pub epoch: Padded<AtomicU64>,
+    /// The flush epochs (one line: a read of a local namespace's entry may load both).
+    pub epoch: Padded<Epochs>,
     /// Source of fresh namespace generations (never reused, so a lost generation can't revive).
     pub ns_generation: Padded<AtomicU64>,
+}
+
+/// The two flush epochs (layout 11). An entry is live only while the epoch it was written under
+/// is current: `all` for every namespace but the local ones (`Namespace::local`), whose entries
+/// carry `local` instead, marked (`cache::LOCAL_EPOCH`). `Cache::flush_all` advances both,
+/// `Cache::flush_all_but_local` (a tier reset) only `all`.
+#[repr(C)]
+pub(crate) struct Epochs {
+    pub all: AtomicU64,
+    pub local: AtomicU64,
 }
 
 #[repr(C, align(128))]
@@ -282,7 +292,8 @@ impl Region {
             (*h).ring_offset = lay.ring_offset;
             // Virtual offsets start past 0 so that no published slot word is ever 0 (= empty).
             (*h).hot.tail.0.store(64, Ordering::Relaxed);
-            (*h).hot.epoch.0.store(1, Ordering::Relaxed);
+            (*h).hot.epoch.0.all.store(1, Ordering::Relaxed);
+            (*h).hot.epoch.0.local.store(1, Ordering::Relaxed);
             (*h).hot.ns_generation.0.store(1, Ordering::Relaxed);
         }
         std::sync::atomic::fence(Ordering::SeqCst);

@@ -17,7 +17,7 @@ use super::ffi::{sapi_module, zend_ini_parse_quantity, zend_unregister_ini_entri
 use crate::engine::{named, Config};
 use crate::engine::{MAX_KEYS_MEMORY, MAX_VALUES_MEMORY, MIN_KEYS_MEMORY, MIN_VALUES_MEMORY};
 
-static ENTRIES: IniEntryDefs<21> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<23> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.enable", c"1", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.enable_cli", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.keys_memory_size", c"4M", IniEntryPermission::System),
@@ -38,6 +38,8 @@ static ENTRIES: IniEntryDefs<21> = IniEntryDefs::new([
     IniEntryDef::new(c"shmcache.redis_resync_interval", c"1000", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.test_hook_fill_delay", c"0", IniEntryPermission::System),
     IniEntryDef::new(c"shmcache.test_hook_fill_recheck_delay", c"0", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.test_hook_clock_ahead", c"0", IniEntryPermission::System),
+    IniEntryDef::new(c"shmcache.test_hook_clock_step_back_after", c"0", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -339,6 +341,12 @@ pub fn tier_config() -> Result<Option<crate::tier::TierConfig>, String> {
             "shmcache.test_hook_fill_recheck_delay",
             0,
             60_000,
+        )? as u64),
+        test_clock_ahead_ms: number("shmcache.test_hook_clock_ahead", 0, 3_600_000)? as u64,
+        test_clock_step_after: Duration::from_millis(number(
+            "shmcache.test_hook_clock_step_back_after",
+            0,
+            600_000,
         )? as u64),
         ..Default::default()
     }))

@@ -130,6 +130,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 /// RSHUTDOWN: the request's shared strings are released (`zstr`).
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(apcu::release_abandoned_leases);
+    let _ = std::panic::catch_unwind(tier::at_request_end);
     let _ = std::panic::catch_unwind(zstr::end_request);
     let _ = std::panic::catch_unwind(codec::release_abandoned);
     0

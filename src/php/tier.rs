@@ -64,6 +64,9 @@ struct ProcessTier {
     config_error_warned: AtomicBool,
     /// Set for this request when the process has no tier but its region is used by tiered ones.
     stay_out: Mutex<Option<String>>,
+    /// This request, without the tier, found its anonymous region unmarked and used it: if a
+    /// tiered process marks it meanwhile, `at_request_end` makes the tier start over.
+    used_unmarked: AtomicBool,
     last_error: Mutex<Option<LastError>>,
 }
 
@@ -78,6 +81,7 @@ static STATE: ProcessTier = ProcessTier {
     configured_pid: AtomicU32::new(0),
     configured: AtomicBool::new(false),
     config_error: Mutex::new(None),
+    used_unmarked: AtomicBool::new(false),
     config_error_warned: AtomicBool::new(false),
     stay_out: Mutex::new(None),
     last_error: Mutex::new(None),
@@ -122,6 +126,7 @@ pub fn at_request_start() {
     let misconfigured = STATE.config_error.lock().map(|e| e.is_some()).unwrap_or(true);
     STATE.report_due.store(misconfigured, Ordering::Relaxed);
     *STATE.stay_out.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    STATE.used_unmarked.store(false, Ordering::Relaxed);
     let configured = STATE.configured.load(Ordering::Relaxed);
     STATE.on.store(configured, Ordering::Relaxed);
     STATE.write_mode.store(if configured { WRITE_TIER } else { WRITE_LOCAL }, Ordering::Relaxed);
@@ -165,14 +170,21 @@ pub fn region_in_use(cache: &Cache) -> bool {
     // (The forked workers of one master share an anonymous region: their pools differ in
     // `shmcache.redis` only by misconfiguration, which the check above reports at each request;
     // writes there keep the cost they have without the tier.)
-    let mode = if super::named::configured() { WRITE_UNLESS_MARKED } else { WRITE_LOCAL };
-    STATE.write_mode.store(mode, Ordering::Relaxed);
+    let named = super::named::configured();
+    STATE
+        .write_mode
+        .store(if named { WRITE_UNLESS_MARKED } else { WRITE_LOCAL }, Ordering::Relaxed);
     if !positions::is_marked(cache) {
+        STATE.used_unmarked.store(!named, Ordering::Relaxed);
         return true;
     }
     match positions::enter_alone(cache, time::unix_now(), positions::LEASE_SECONDS) {
-        Alone::Free => true,
+        Alone::Free => {
+            STATE.used_unmarked.store(!named, Ordering::Relaxed);
+            true
+        }
         Alone::TakenOver { idle_seconds } => {
+            STATE.used_unmarked.store(!named, Ordering::Relaxed);
             log(&format!(
                 "shmcache: no process with shmcache.redis has used this region for {idle_seconds} s; \
                  its near copy was emptied and it is now used without the tier"
@@ -191,6 +203,26 @@ pub fn region_in_use(cache: &Cache) -> bool {
             STATE.write_mode.store(WRITE_TIER, Ordering::Relaxed);
             false
         }
+    }
+}
+
+/// RSHUTDOWN of a process without the tier on an anonymous region (the pools of one FPM master
+/// that differ in `shmcache.redis`, a misconfiguration): if a tiered process marked the region
+/// while this request used it, this request may have written values Redis never had into what
+/// is now a near copy (its writes do not look at the mark: on an anonymous region they keep the
+/// cost they have without the tier). The region's epoch word goes to 0, so every tiered
+/// process empties its near copy at its next sync, before reading it again (as after a
+/// takeover: `positions::disown`). Nothing on the get/set path; one load per request.
+pub fn at_request_end() {
+    if !STATE.used_unmarked.swap(false, Ordering::Relaxed) {
+        return;
+    }
+    let Some(cache) = super::cache_if_open() else { return };
+    if positions::is_marked(cache) {
+        positions::disown(cache);
+        log("shmcache: a process with shmcache.redis started using this region during a request \
+             of this process, which does not have shmcache.redis; the tier's near copy will be \
+             emptied (set the same shmcache.redis for every pool of the master)");
     }
 }
 
@@ -225,7 +257,10 @@ fn with<R>(f: impl FnOnce(&mut Tier) -> R) -> Option<R> {
     // Cleared while the tier works: a call that fails (or panics) leaves it 0.
     STATE.trusted_until_ns.store(0, Ordering::Relaxed);
     // Read before the tier checks the clock: a step back after this is seen by `near_readable`.
-    STATE.clock_base_ms.store(time::coarse_offset_ms(), Ordering::Relaxed);
+    // (The test hook's shift goes into the base only: while the hook has the clock ahead, near
+    // reads ask the tier every time; once it steps back, `near_readable` sees the step.)
+    let base = time::coarse_offset_ms() + time::test_shift_ms();
+    STATE.clock_base_ms.store(base, Ordering::Relaxed);
     let result = f(tier);
     if tier.has_warning() {
         STATE.report_due.store(true, Ordering::Relaxed);

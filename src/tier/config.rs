@@ -26,6 +26,11 @@ pub struct TierConfig {
     /// Test hook: the resolution of a `tcp://` host name takes at least this long (0 in
     /// production).
     pub test_resolve_delay: Duration,
+    /// Test hook: this process reads the wall clock this far ahead (ms) until
+    /// `test_clock_step_after` after its tier is made, then steps back to the machine's
+    /// (`time::arm_test_clock_step`; 0 in production).
+    pub test_clock_ahead_ms: u64,
+    pub test_clock_step_after: Duration,
 }
 
 impl Default for TierConfig {
@@ -43,6 +48,8 @@ impl Default for TierConfig {
             resync_interval: Duration::from_secs(1),
             test_fill_recheck_delay: Duration::ZERO,
             test_resolve_delay: Duration::ZERO,
+            test_clock_ahead_ms: 0,
+            test_clock_step_after: Duration::ZERO,
         }
     }
 }

@@ -162,6 +162,9 @@ pub fn lock(shared: &Mutex<Option<Tier>>) -> Option<MutexGuard<'_, Option<Tier>>
 impl Tier {
     pub fn new(config: TierConfig) -> Result<Tier, Error> {
         connection_url(&config.url)?;
+        if config.test_clock_ahead_ms != 0 {
+            time::arm_test_clock_step(config.test_clock_ahead_ms, config.test_clock_step_after);
+        }
         Ok(Tier {
             config,
             connection: None,
@@ -209,7 +212,7 @@ impl Tier {
 
     /// The wall clock as this tier reads it: Unix milliseconds.
     fn wall_ms(&self) -> u64 {
-        now_ms().saturating_add_signed(self.test_wall_shift_ms)
+        now_ms().saturating_add_signed(self.test_wall_shift_ms + time::test_shift_ms())
     }
 
     pub fn config(&self) -> &TierConfig {
@@ -301,7 +304,7 @@ impl Tier {
             // Fills made under the old word re-check it (SeqCst, then their pending word is
             // visible): each either sees the new word or is flushed here.
             fence(Ordering::SeqCst);
-            cache.flush_all();
+            cache.flush_all_but_local();
             self.counters.near_flushes += 1;
         }
         self.clock_seen = checked.word;

@@ -64,8 +64,9 @@ pub(super) fn fill_is_stale(cache: &Cache, q: u64) -> bool {
 // stays out of the region for that request (every call misses, every write is refused, and it
 // says why); one that finds a mark older than the lease takes the region over: the tier is
 // gone (switched off everywhere, or idle that long), so it clears the epoch (a tiered process
-// coming back then empties the near copy before trusting it) and empties the region (the near
-// copy is of a Redis this process does not follow).
+// coming back then empties the near copy before trusting it) and empties the near copy (of a
+// Redis this process does not follow; the local namespaces' entries, the `apcu_*` functions',
+// stay, as they do at every reset).
 //
 // The check is made at each request's start and before each write (`php::tier::on_for_write`):
 // a process whose request (a CLI script is one request) began before a tiered process marked
@@ -121,8 +122,17 @@ pub fn enter_alone(cache: &Cache, now: u64, lease_seconds: u64) -> Alone {
     if mark.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst).is_err() {
         return Alone::Tiered { seconds_ago: 0 };
     }
-    cache.flush_all();
+    cache.flush_all_but_local();
     Alone::TakenOver { idle_seconds: age }
+}
+
+/// A process without the tier wrote into the region after a tiered process marked it (a request
+/// of another pool of the same FPM master that began before the mark): the tier's positions no
+/// longer describe the region. Every tiered process's next sync finds no epoch and empties the
+/// near copy before trusting it (as after `enter_alone`'s takeover; a fill in flight re-checks
+/// the epoch and withdraws).
+pub fn disown(cache: &Cache) {
+    word(cache, EPOCH).store(0, Ordering::SeqCst);
 }
 
 // Near expiry that a step of the wall clock cannot stretch (issue 31, item 4).

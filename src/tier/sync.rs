@@ -90,14 +90,16 @@ impl Tier {
         Ok(())
     }
 
-    /// Empties the near copy. With `position`, the region then remembers Redis' epoch and that
-    /// everything up to the stream's `last` id is applied.
+    /// Empties the near copy: every entry but those of local namespaces (the `apcu_*`
+    /// functions', local to this server by contract: `Cache::flush_all_but_local`). With
+    /// `position`, the region then remembers Redis' epoch and that everything up to the
+    /// stream's `last` id is applied.
     pub(super) fn reset_near(&mut self, cache: &Cache, position: Option<(u64, u64)>) {
         // Fills racing with the flush see `claimed` above them: they delete. (`claimed` may
         // already be above `last`, a local write claims its own entry: it never goes down.)
         raise(cache, CLAIMED, position.map_or(0, |(_, last)| last));
         fence(Ordering::SeqCst);
-        cache.flush_all();
+        cache.flush_all_but_local();
         // Nothing near is newer than the reset's position now (a lost entry seen before must
         // not make every later sync start over again).
         word(cache, SEEN).store(position.map_or(0, |(_, last)| last), Ordering::SeqCst);
@@ -113,7 +115,7 @@ impl Tier {
                 // the swap above made its entry visible (pending) before that load, so this
                 // second flush, after the swap, removes it (Dekker, as with `claimed`).
                 fence(Ordering::SeqCst);
-                cache.flush_all();
+                cache.flush_all_but_local();
             }
         }
         self.counters.near_flushes += 1;

@@ -1,6 +1,35 @@
 //! The clocks the tier reads.
 
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// Test hook (`TierConfig::test_clock_ahead_ms`): this process reads the wall clock this many
+/// milliseconds ahead of the machine's until CLOCK_MONOTONIC_COARSE reaches `TEST_STEP_AT_MS`,
+/// then the machine's: a step back, seen by the tier's readings of the wall clock and by the
+/// base the PHP side's near reads compare theirs with (not by those readings themselves, which
+/// stay free of it on the near-hit path, nor by the engine's expiry checks, which then stand
+/// for the true time). 0: off.
+static TEST_AHEAD_MS: AtomicI64 = AtomicI64::new(0);
+static TEST_STEP_AT_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Arms the test hook above: `ahead_ms` ahead from now until `after` from now.
+pub fn arm_test_clock_step(ahead_ms: u64, after: Duration) {
+    let at = read_ms(libc::CLOCK_MONOTONIC_COARSE).saturating_add(after.as_millis() as u64);
+    TEST_STEP_AT_MS.store(at, Ordering::Relaxed);
+    TEST_AHEAD_MS.store(i64::try_from(ahead_ms).unwrap_or(i64::MAX), Ordering::Relaxed);
+}
+
+/// What the test hook adds to the wall clock now (0 unless it is armed and not yet stepped).
+#[inline]
+pub fn test_shift_ms() -> i64 {
+    let ahead = TEST_AHEAD_MS.load(Ordering::Relaxed);
+    if ahead != 0 && read_ms(libc::CLOCK_MONOTONIC_COARSE) < TEST_STEP_AT_MS.load(Ordering::Relaxed)
+    {
+        ahead
+    } else {
+        0
+    }
+}
 
 /// The coarse monotonic clock (the kernel's tick, a few ms: enough for `resync_interval`, and
 /// read without a system call in a few nanoseconds, so every tiered call may ask it).

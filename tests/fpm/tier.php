@@ -1,6 +1,8 @@
 <?php
-// One request of scripts/test-tier.sh, served by PHP-FPM with shmcache.redis set.
-// ?op=get|set|add|delete|flush|nsflush|incr|info &k=KEY &v=VALUE; prints one line "RESULT <json>".
+// One request of scripts/test-tier.sh, served by PHP-FPM with shmcache.redis set (or, in pool
+// cplain, without it).
+// ?op=get|set|sleepset|add|delete|flush|nsflush|incr|info &k=KEY &v=VALUE &ms=MS; prints one line
+// "RESULT <json>".
 $op = $_GET['op'] ?? 'info';
 $k  = $_GET['k'] ?? 'k';
 $v  = $_GET['v'] ?? '';
@@ -16,6 +18,10 @@ switch ($op) {
 		break;
 	case 'set':
 		$r['ok'] = shmcache_set($k, $v, (int) ($_GET['ttl'] ?? 0));
+		break;
+	case 'sleepset':
+		usleep((int) ($_GET['ms'] ?? 0) * 1000);
+		$r['ok'] = shmcache_set($k, $v);
 		break;
 	case 'add':
 		$r['ok'] = shmcache_add($k, $v);

@@ -88,20 +88,14 @@ impl Cache {
         if !words[..count].iter().any(|&w| is_free(w, tail)) {
             // Full buckets: entries of an older flush epoch are garbage too (reading their
             // epoch costs a ring access, so only now); failing that, try one cuckoo move.
-            let epoch = self.epoch();
-            stale_ok = words[..count]
-                .iter()
-                .any(|&w| !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch));
+            stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.flushed(w, tail));
             if !stale_ok && self.relocate_one(probe) {
                 tail = self.load_slots(slot_of, &mut words);
             }
         }
         let words = &words[..count];
-        let epoch = self.epoch();
-        let free = |w: u64| {
-            is_free(w, tail)
-                || (stale_ok && !is_pending(w) && self.entry_epoch(w, tail) != Some(epoch))
-        };
+        let free =
+            |w: u64| is_free(w, tail) || (stale_ok && !is_pending(w) && self.flushed(w, tail));
         // Victim: a free slot (empty, recycled by the ring, or flushed), at home if there is
         // one (a key at home is found by reading one line), else away; else the oldest entry.
         // Candidates are in that order, so the first free one is the choice.

@@ -19,7 +19,6 @@ impl Cache {
         let s = &h.stats;
         let (lapped, corrupt) =
             (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
-        let epoch = self.epoch();
         // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
         // slots, scaled, so a status page never walks (and faults in) a huge table.
         let index = self.index();
@@ -33,7 +32,7 @@ impl Cache {
                 if w == 0 || is_pending(w) {
                     return false;
                 }
-                self.entry_epoch(w, self.tail()) == Some(epoch)
+                !self.flushed(w, self.tail())
             })
             .count() as u64;
         let slots_used = (sampled * step as u64).min(slots as u64);

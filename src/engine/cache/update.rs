@@ -226,7 +226,17 @@ impl Cache {
 
     /// Invalidates every entry of every namespace in O(1).
     pub fn flush_all(&self) {
-        self.region.header().hot.epoch.0.fetch_add(1, Ordering::AcqRel);
+        let epochs = &self.region.header().hot.epoch.0;
+        epochs.all.fetch_add(1, Ordering::AcqRel);
+        epochs.local.fetch_add(1, Ordering::AcqRel);
+        self.bump(Counter::Flushes);
+    }
+
+    /// Invalidates every entry but those of local namespaces (`Namespace::local`), in O(1): what
+    /// a reset of the tier's near copy empties, which the `apcu_*` functions' entries, local to
+    /// this machine by contract, survive.
+    pub fn flush_all_but_local(&self) {
+        self.region.header().hot.epoch.0.all.fetch_add(1, Ordering::AcqRel);
         self.bump(Counter::Flushes);
     }
 

@@ -373,8 +373,7 @@ impl Cache {
                 Mode::Replace if !live => return Ok(false),
                 _ => {}
             }
-            let generation = self.write_generation(d.ns);
-            let epoch = self.epoch();
+            let (generation, epoch) = self.write_stamp(d.ns);
             let offset = match appended {
                 Some(a)
                     if a.generation == generation

@@ -14,7 +14,7 @@ pub(super) const LEASE_SECONDS: i64 = 5;
 /// The leases of running `apcu_entry()` generators, by key; each holds its owner's pid.
 pub(super) fn lease_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
-    NS.get_or_init(|| Namespace::new(b"apcu\0lease").expect("a short name"))
+    NS.get_or_init(|| Namespace::new(b"apcu\0lease").expect("a short name").local())
 }
 
 thread_local! {

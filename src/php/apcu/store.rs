@@ -12,14 +12,16 @@ use crate::php::{codec, ops};
 
 pub(super) fn apcu_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
-    NS.get_or_init(|| Namespace::new(b"apcu").expect("a short name").recording_store_times())
+    NS.get_or_init(|| {
+        Namespace::new(b"apcu").expect("a short name").recording_store_times().local()
+    })
 }
 
 /// Where the empty key lives (under the key "-"): a name no `apcu_*` key can reach.
 pub(super) fn empty_key_namespace() -> &'static Namespace {
     static NS: OnceLock<Namespace> = OnceLock::new();
     NS.get_or_init(|| {
-        Namespace::new(b"apcu\0empty-key").expect("a short name").recording_store_times()
+        Namespace::new(b"apcu\0empty-key").expect("a short name").recording_store_times().local()
     })
 }
 
