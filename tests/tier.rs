@@ -126,6 +126,16 @@ impl Redis {
                 command.args(["--appendonly", "no"]);
             }
         }
+        if self.aof.is_none() && self.rdb.is_none() {
+            // A directory of its own, emptied at each start: a server without persistence
+            // still writes an RDB file for a replica's full sync, and one left in a shared
+            // directory (the working directory, by default) would be loaded by the next
+            // server started there — or refused, when a newer server wrote it.
+            let data = self.socket.with_extension("data");
+            let _ = std::fs::remove_dir_all(&data);
+            std::fs::create_dir_all(&data).unwrap();
+            command.arg("--dir").arg(data);
+        }
         if let Some((host, port)) = &self.replica_of {
             command.args(["--replicaof", host, &port.to_string()]);
         }
