@@ -11,6 +11,12 @@ use super::ffi::zend_try_assign_typed_ref_bool;
 use super::hash::Key;
 use crate::engine::{string_hash, MAX_KEY_LEN};
 
+/// How PHP names an argument in its errors ("f(): Argument #2 ($value)"), made only when an
+/// error needs it.
+pub(crate) fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("{func}(): Argument #{n} (${name})")
+}
+
 /// Any zval passed where a key is expected; checked by `key_bytes` so errors name the function
 /// and argument the way PHP's own functions do. Declared as `string` in arginfo.
 pub struct KeyArg<'a>(pub &'a Zval);

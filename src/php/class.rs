@@ -9,8 +9,8 @@ use ext_php_rs::zend::{ce, ExecutorGlobals};
 
 use super::args::{ArrayArg, Found, IntArg, KeyArg};
 use super::info;
-use super::ops::{self, Write};
-use crate::engine::Namespace;
+use super::ops;
+use crate::engine::{Namespace, WriteMode};
 
 /// The namespace argument: checked by `ops::namespace` so errors read like PHP's own.
 pub enum NamespaceArg<'a> {
@@ -102,31 +102,31 @@ impl ShmCache {
     #[php(name = "set")]
     #[php(defaults(ttl = 0))]
     pub fn set(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-        ops::store(&self.ns, "ShmCache::set", Write::Set, key.0, value, ttl)
+        ops::store(&self.ns, "ShmCache::set", WriteMode::Set, key.0, value, ttl)
     }
 
     #[php(name = "setMulti")]
     #[php(defaults(ttl = 0))]
     pub fn set_multi(&self, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-        ops::store_multi(&self.ns, "ShmCache::setMulti", Write::Set, values, ttl)
+        ops::store_multi(&self.ns, "ShmCache::setMulti", WriteMode::Set, values, ttl)
     }
 
     #[php(name = "add")]
     #[php(defaults(ttl = 0))]
     pub fn add(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-        ops::store(&self.ns, "ShmCache::add", Write::Add, key.0, value, ttl)
+        ops::store(&self.ns, "ShmCache::add", WriteMode::Add, key.0, value, ttl)
     }
 
     #[php(name = "addMulti")]
     #[php(defaults(ttl = 0))]
     pub fn add_multi(&self, values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-        ops::store_multi(&self.ns, "ShmCache::addMulti", Write::Add, values, ttl)
+        ops::store_multi(&self.ns, "ShmCache::addMulti", WriteMode::Add, values, ttl)
     }
 
     #[php(name = "replace")]
     #[php(defaults(ttl = 0))]
     pub fn replace(&self, key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-        ops::store(&self.ns, "ShmCache::replace", Write::Replace, key.0, value, ttl)
+        ops::store(&self.ns, "ShmCache::replace", WriteMode::Replace, key.0, value, ttl)
     }
 
     #[php(name = "cas")]

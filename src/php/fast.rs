@@ -12,8 +12,8 @@ use super::functions::root;
 use super::handler::{
     dispatch, install as swap, Call, Declined, Flag, Generated, Handler, Served, Written,
 };
-use super::ops::{self, Write};
-use crate::engine::Namespace;
+use super::ops;
+use crate::engine::{Namespace, WriteMode};
 
 /// An optional int argument with a default; a null one is declined (the generated handler
 /// throws its TypeError).
@@ -32,7 +32,7 @@ fn namespace<'a>(c: &Call<'a>) -> Result<&'a Namespace, Declined> {
 }
 
 #[inline(always)]
-fn store(c: &mut Call<'_>, ns: &Namespace, func: &str, mode: Write) -> Served<Flag> {
+fn store(c: &mut Call<'_>, ns: &Namespace, func: &str, mode: WriteMode) -> Served<Flag> {
     c.count(2, 3)?;
     let ttl = int_arg(c, 2, 0)?;
     let (key, value) = (c.arg(0).ok_or(Declined)?, c.arg(1).ok_or(Declined)?);
@@ -105,20 +105,20 @@ handlers!(function_set, method_set, "shmcache_set", "ShmCache::set", |c, ns, nam
     c,
     ns,
     name,
-    Write::Set
+    WriteMode::Set
 ));
 handlers!(function_add, method_add, "shmcache_add", "ShmCache::add", |c, ns, name| store(
     c,
     ns,
     name,
-    Write::Add
+    WriteMode::Add
 ));
 handlers!(
     function_replace,
     method_replace,
     "shmcache_replace",
     "ShmCache::replace",
-    |c, ns, name| store(c, ns, name, Write::Replace)
+    |c, ns, name| store(c, ns, name, WriteMode::Replace)
 );
 handlers!(function_incr, method_incr, "shmcache_incr", "ShmCache::incr", |c, ns, name| incr(
     c, ns, name, false

@@ -8,8 +8,8 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{ArrayArg, Found, IntArg, KeyArg};
 use super::info;
-use super::ops::{self, Write};
-use crate::engine::Namespace;
+use super::ops;
+use crate::engine::{Namespace, WriteMode};
 
 pub(super) fn root() -> &'static Namespace {
     static ROOT: OnceLock<Namespace> = OnceLock::new();
@@ -32,35 +32,35 @@ pub fn shmcache_get_multi(keys: ArrayArg) -> PhpResult<ZBox<ZendHashTable>> {
 #[php(name = "shmcache_set")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_set(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-    ops::store(root(), "shmcache_set", Write::Set, key.0, value, ttl)
+    ops::store(root(), "shmcache_set", WriteMode::Set, key.0, value, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_set_multi")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_set_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-    ops::store_multi(root(), "shmcache_set_multi", Write::Set, values, ttl)
+    ops::store_multi(root(), "shmcache_set_multi", WriteMode::Set, values, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_add")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_add(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-    ops::store(root(), "shmcache_add", Write::Add, key.0, value, ttl)
+    ops::store(root(), "shmcache_add", WriteMode::Add, key.0, value, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_add_multi")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_add_multi(values: ArrayArg, ttl: IntArg) -> PhpResult<ZBox<ZendHashTable>> {
-    ops::store_multi(root(), "shmcache_add_multi", Write::Add, values, ttl)
+    ops::store_multi(root(), "shmcache_add_multi", WriteMode::Add, values, ttl)
 }
 
 #[php_function]
 #[php(name = "shmcache_replace")]
 #[php(defaults(ttl = 0))]
 pub fn shmcache_replace(key: KeyArg, value: &Zval, ttl: IntArg) -> PhpResult<bool> {
-    ops::store(root(), "shmcache_replace", Write::Replace, key.0, value, ttl)
+    ops::store(root(), "shmcache_replace", WriteMode::Replace, key.0, value, ttl)
 }
 
 #[php_function]

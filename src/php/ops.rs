@@ -3,13 +3,11 @@
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::php_error_docref;
-use ext_php_rs::flags::ErrorType;
 use ext_php_rs::prelude::PhpResult;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
-    array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
+    arg, array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
     unchecked_key_bytes, value_error, ArrayArg, Found, IntArg, KeyBytes,
 };
 use super::cache;
@@ -18,81 +16,28 @@ use super::hash::{self, Key};
 use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
+use super::warn;
 use super::zalloc::alloc_zend_string;
-use crate::engine::{
-    string_hash, Cache, Error, Namespace, ValueKind, ValueSink, WriteMode as StoreMode,
-};
-use crate::tier::{Near, WriteMode};
+use crate::engine::{string_hash, Cache, Error, Namespace, ValueKind, ValueSink, WriteMode};
+use crate::tier::Near;
 
-fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
-    move || format!("{func}(): Argument #{n} (${name})")
-}
-
-#[derive(Clone, Copy)]
-pub enum Write {
-    Set,
-    Add,
-    Replace,
-}
-
-/// Maps engine refusals that are not caller bugs to a warning and `false`.
+/// An engine error as PHP sees it: a caller's bad key is a ValueError, any other refusal (a
+/// value too large, contention) a warning and `false`.
 ///
 /// The warning may run a user error handler, which may end the request with a fatal error
-/// that longjmps past every Rust frame: the message is written on the stack and the error
-/// dropped before it is raised, and callers hold nothing that needs dropping while they call
-/// this (keys are `KeyBytes`, encoded values are dropped first).
-fn refused(e: Error) -> PhpResult<bool> {
+/// that longjmps past every Rust frame: `warn::warning` copies the message to the stack and
+/// drops the error before raising it, and callers hold nothing that needs dropping while they
+/// call this (keys are `KeyBytes`, encoded values are dropped first).
+fn error_or_warning(e: Error) -> PhpResult<bool> {
     match e {
         Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
             Err(value_error(e.to_string()))
         }
         other => {
-            let mut message = StackMessage::default();
-            // (A message longer than the buffer is cut; the engine's are far shorter.)
-            let _ = std::fmt::write(&mut message, format_args!("{other}"));
-            drop(other);
-            message.warn();
+            // (Dropped before PHP runs the error handler: see warn.rs.)
+            warn::warning(other);
             Ok(false)
         }
-    }
-}
-
-/// A warning's text, NUL-terminated on the stack.
-struct StackMessage {
-    bytes: [u8; 512],
-    len: usize,
-}
-
-impl Default for StackMessage {
-    fn default() -> Self {
-        StackMessage { bytes: [0; 512], len: 0 }
-    }
-}
-
-impl std::fmt::Write for StackMessage {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let room = self.bytes.len() - 1 - self.len;
-        let n = s.len().min(room);
-        self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
-        self.len += n;
-        Ok(())
-    }
-}
-
-impl StackMessage {
-    /// Raises it as an E_WARNING, the way ext-php-rs' `php_error` does.
-    fn warn(&mut self) {
-        self.bytes[self.len] = 0;
-        // SAFETY: the format is a literal "%s" and its one argument a NUL-terminated buffer
-        // that outlives the call (php_error_docref is printf-like).
-        unsafe {
-            php_error_docref(
-                std::ptr::null(),
-                ErrorType::Warning.bits() as i32,
-                c"%s".as_ptr(),
-                self.bytes.as_ptr().cast::<std::ffi::c_char>(),
-            )
-        };
     }
 }
 
@@ -411,7 +356,7 @@ impl AsRef<[u8]> for CallerKey<'_> {
 pub fn store(
     ns: &Namespace,
     func: &str,
-    mode: Write,
+    mode: WriteMode,
     key: &Zval,
     value: &Zval,
     ttl: IntArg,
@@ -426,18 +371,12 @@ pub fn store(
     let cache = match Backend::for_write() {
         None => return Ok(false),
         Some(Backend::Tiered(cache)) => {
-            let stored =
-                tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode.into());
+            let stored = tier::store(cache, ns, &key, encoded.kind, encoded.bytes(), ttl, mode);
             drop(encoded);
             tier::warn_pending();
             return Ok(stored);
         }
         Some(Backend::Local(cache)) => cache,
-    };
-    let mode = match mode {
-        Write::Set => StoreMode::Set,
-        Write::Add => StoreMode::Add,
-        Write::Replace => StoreMode::Replace,
     };
     let r = cache.write_hashed(
         ns,
@@ -450,14 +389,14 @@ pub fn store(
     );
     // A refusal's warning may run user code that never returns (see `refused`).
     drop(encoded);
-    r.or_else(refused)
+    r.or_else(error_or_warning)
 }
 
 /// set_multi and add_multi: `mode` for each value in turn; the keys not stored come back.
 pub fn store_multi(
     ns: &Namespace,
     func: &str,
-    mode: Write,
+    mode: WriteMode,
     values: ArrayArg,
     ttl: IntArg,
 ) -> PhpResult<ZBox<ZendHashTable>> {
@@ -497,16 +436,16 @@ pub fn store_multi(
         };
         let ok = match Backend::for_write() {
             Some(Backend::Tiered(c)) => {
-                let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode.into());
+                let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode);
                 tier::warn_pending();
                 stored
             }
             Some(Backend::Local(c)) => match mode {
-                Write::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
-                Write::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
-                Write::Replace => c.replace(ns, &key, ValueKind(kind), data, ttl),
+                WriteMode::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
+                WriteMode::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
+                WriteMode::Replace => c.replace(ns, &key, ValueKind(kind), data, ttl),
             }
-            .or_else(refused)?,
+            .or_else(error_or_warning)?,
             None => false,
         };
         if !ok {
@@ -537,7 +476,7 @@ pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> 
         }
         Some(Backend::Local(cache)) => cache,
     };
-    cache.cas_hashed(ns, &key, key_string_hash(key_zval, &key), old, new).or_else(refused)
+    cache.cas_hashed(ns, &key, key_string_hash(key_zval, &key), old, new).or_else(error_or_warning)
 }
 
 /// incr (or decr when `negate`): adds `step` atomically.
@@ -579,7 +518,7 @@ pub fn incr_into(
         Ok(Some(n)) => codec::put_long(out, n),
         Ok(None) => {}
         Err(e) => {
-            refused(e)?;
+            error_or_warning(e)?;
         }
     }
     Ok(())
@@ -605,7 +544,7 @@ pub fn ttl(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<Zval> {
         Ok(Some(times)) => z.set_long(seconds_left(times.expires_at)),
         Ok(None) => {}
         Err(e) => {
-            refused(e)?;
+            error_or_warning(e)?;
         }
     }
     Ok(z)
@@ -639,7 +578,7 @@ pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
         }
         Some(Backend::Local(cache)) => cache,
     };
-    cache.delete_hashed(ns, &key, key_string_hash(key_zval, &key)).or_else(refused)
+    cache.delete_hashed(ns, &key, key_string_hash(key_zval, &key)).or_else(error_or_warning)
 }
 
 /// Deletes each key of the list; the keys that were live (and are deleted now) come back, as
@@ -665,7 +604,7 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
             }
             Backend::Local(cache) => cache.delete(ns, &key),
         };
-        if live.or_else(refused)? {
+        if live.or_else(error_or_warning)? {
             match k.long() {
                 Some(i) => deleted.push(i)?,
                 None => deleted.push(k.shallow_clone())?,
@@ -687,7 +626,7 @@ pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
         }
         Some(Backend::Local(cache)) => cache,
     };
-    cache.exists(ns, &key).or_else(refused)
+    cache.exists(ns, &key).or_else(error_or_warning)
 }
 
 pub fn flush(ns: &Namespace) -> bool {
@@ -748,15 +687,5 @@ pub fn generation(ns: &Namespace) -> i64 {
         }
         Some(Backend::Local(c)) => c.namespace_generation(ns) as i64,
         None => 0,
-    }
-}
-
-impl From<Write> for WriteMode {
-    fn from(w: Write) -> WriteMode {
-        match w {
-            Write::Set => WriteMode::Set,
-            Write::Add => WriteMode::Add,
-            Write::Replace => WriteMode::Replace,
-        }
     }
 }

@@ -3,9 +3,6 @@
 //! That handler is user code: it can throw, or end the request with a fatal error, which
 //! longjmps past our frames without running their destructors, so a message held in a
 //! `String` or `CString` across that point would leak on every such call.
-//!
-//! (`ops` keeps its own copy of the buffer, `ops::StackMessage`; it is folded in here with the
-//! tier's rework, which owns that file.)
 
 use std::ffi::{c_char, c_int};
 use std::fmt::{self, Write};

@@ -20,7 +20,7 @@ impl Tier {
         match self.call_raw(op, ns.name(), key, a, b, b"0") {
             Ok(v) => Some(v),
             Err(Error::Refused(e)) => {
-                self.refused(e);
+                self.write_refused(e);
                 None
             }
             Err(e) => {

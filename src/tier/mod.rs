@@ -105,12 +105,7 @@ enum Trust {
     Untrusted,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum WriteMode {
-    Set,
-    Add,
-    Replace,
-}
+pub use crate::engine::WriteMode;
 
 pub struct Tier {
     config: TierConfig,
@@ -333,7 +328,7 @@ impl Tier {
 
     /// A write Redis refused without running it (out of memory under `noeviction`): it returns
     /// false, and the request keeps its trust (nothing changed in Redis).
-    fn refused(&mut self, e: redis::RedisError) {
+    fn write_refused(&mut self, e: redis::RedisError) {
         self.counters.redis_errors += 1;
         if self.warning.is_none() && self.trust != Trust::Untrusted {
             self.warning =

@@ -52,8 +52,9 @@ pub(super) const MAX_ATTEMPTS: u32 = 10_000;
 const SWEEP_ROUND_BYTES: u64 = 1 << 44;
 const _: () = assert!(3 * SWEEP_ROUND_BYTES + 3 * crate::engine::MAX_VALUES_MEMORY < OFFSET_PERIOD);
 
-/// What a write does when the key is (or is not) already live.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// What a write does when the key is (or is not) already live (the one enum of it: the PHP
+/// glue and the tier use it too).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {
     /// Store whether or not the key is live.
     Set,

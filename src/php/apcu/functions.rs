@@ -9,8 +9,8 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 use super::iterator;
 use super::params::{arg, converted_key, false_zval, string_param};
 use super::store::{
-    apcu_namespace, delete_one, empty_key_namespace, exists_one, fetch_one, locate, refused,
-    store_one, update,
+    apcu_namespace, delete_one, empty_key_namespace, exists_one, failed_with_warning, fetch_one,
+    locate, store_one, update,
 };
 use crate::php::args::{Found, IntArg, KeyArg};
 use crate::php::hash::{self, Key};
@@ -232,7 +232,7 @@ pub fn apcu_cas(key: KeyArg, old: IntArg, new: IntArg) -> PhpResult<bool> {
     let new = new.value(&arg("apcu_cas", 3, "new"))?;
     let Some(cache) = cache() else { return Ok(false) };
     let (ns, key) = locate(&key);
-    Ok(cache.cas(ns, key, old, new).unwrap_or_else(refused))
+    Ok(cache.cas(ns, key, old, new).unwrap_or_else(failed_with_warning))
 }
 
 #[php_function]

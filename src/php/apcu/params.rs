@@ -7,12 +7,9 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendStr, Zval};
 
+pub(super) use crate::php::args::arg;
 use crate::php::args::{type_error, type_name};
 use crate::php::ffi::zval_try_get_string_func;
-
-pub(super) fn arg<'a>(func: &'a str, n: u32, name: &'a str) -> impl Fn() -> String + 'a {
-    move || format!("{func}(): Argument #{n} (${name})")
-}
 
 /// (string) $value, as PHP converts a non-string argument; None with an exception pending
 /// when the value has no string form.

@@ -8,7 +8,7 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::iterator;
 use super::params::{arg, false_zval, string_param};
-use super::store::{locate, refused};
+use super::store::{failed_with_warning, locate};
 use crate::engine::MAX_KEY_LEN;
 use crate::php::args::KeyArg;
 use crate::php::region::cache;
@@ -88,7 +88,9 @@ pub fn apcu_key_info(key: KeyArg) -> PhpResult<Option<ZBox<ZendHashTable>>> {
         return Ok(None);
     }
     let (ns, k) = locate(&key);
-    let Some(times) = cache.times(ns, k).unwrap_or_else(refused) else { return Ok(None) };
+    let Some(times) = cache.times(ns, k).unwrap_or_else(failed_with_warning) else {
+        return Ok(None);
+    };
     let mut info = ZendHashTable::new();
     // Entries keep their store time and expiry, but no hit count nor last access: those would
     // be a shared write on every read.

@@ -50,7 +50,7 @@ pub(super) fn peek(key: &[u8], out: &mut Zval) -> PhpResult<bool> {
 
 /// An engine refusal (a key over 4096 bytes, a value too large, contention): a warning and a
 /// failed operation, never an exception.
-pub(super) fn refused<T: Default>(e: Error) -> T {
+pub(super) fn failed_with_warning<T: Default>(e: Error) -> T {
     warning(e);
     T::default()
 }
@@ -68,7 +68,7 @@ pub(super) fn exists_one(cache: &Cache, key: &[u8]) -> bool {
         return false;
     }
     let (ns, key) = locate(key);
-    cache.exists(ns, key).unwrap_or_else(refused)
+    cache.exists(ns, key).unwrap_or_else(failed_with_warning)
 }
 
 pub(super) fn delete_one(cache: &Cache, key: &[u8]) -> bool {
@@ -76,7 +76,7 @@ pub(super) fn delete_one(cache: &Cache, key: &[u8]) -> bool {
         return false;
     }
     let (ns, key) = locate(key);
-    cache.delete(ns, key).unwrap_or_else(refused)
+    cache.delete(ns, key).unwrap_or_else(failed_with_warning)
 }
 
 /// Stores one value; false (after a warning) when it holds a resource or shmcache refuses it.
@@ -101,7 +101,7 @@ pub(super) fn store_one(
     } else {
         cache.set(ns, key, encoded.kind, encoded.bytes(), ttl)
     };
-    Ok(r.unwrap_or_else(refused))
+    Ok(r.unwrap_or_else(failed_with_warning))
 }
 
 /// Adds `delta` to an integer; a missing key is first created (with `ttl`) as 0, as in APCu.
@@ -113,14 +113,14 @@ pub(super) fn update(key: &[u8], delta: i64, ttl: i64) -> Option<i64> {
     match cache.incr(ns, key, delta) {
         Ok(Some(n)) => return Some(n),
         Ok(None) => {}
-        Err(e) => return refused(e),
+        Err(e) => return failed_with_warning(e),
     }
     // Missing (or not an integer, which the add leaves alone): one attempt to create it, then
     // one more increment, which also covers another process creating it first.
     match cache.add(ns, key, ValueKind::INT, &delta.to_le_bytes(), ttl) {
         Ok(true) => return Some(delta),
         Ok(false) => {}
-        Err(e) => return refused(e),
+        Err(e) => return failed_with_warning(e),
     }
-    cache.incr(ns, key, delta).unwrap_or_else(refused)
+    cache.incr(ns, key, delta).unwrap_or_else(failed_with_warning)
 }
