@@ -155,7 +155,7 @@ fn with_buffer<R>(slot: &'static LocalKey<Cell<Vec<u8>>>, f: impl FnOnce(&mut Ve
 
 /// Unix seconds (0 before 1970), as `SystemTime::now().duration_since(UNIX_EPOCH)` gives them:
 /// read with clock_gettime directly, because std's checked conversion to a Duration cost more
-/// than the clock read itself (callgrind: about 100 of the 130 instructions of a store's times).
+/// than the clock read itself (docs/benchmarks.md, "Figures behind code comments").
 fn now_secs() -> u64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid, writable timespec, and CLOCK_REALTIME always exists (the clock

@@ -74,7 +74,7 @@ unsafe fn tiny_word(p: *const u8, len: usize) -> u64 {
 }
 
 /// The hash of a value, as it enters the entry checksum. (Inlined into every read and write: as
-/// a call it cost a small get a dozen instructions.)
+/// a call it cost a small get measurably more; docs/benchmarks.md, "Figures behind code comments".)
 #[inline(always)]
 pub fn value_hash(value: &[u8]) -> u64 {
     if value.len() <= TINY_MAX {

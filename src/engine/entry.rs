@@ -12,8 +12,9 @@
 //! The key enters by its hash rather than its bytes because a reader compares the stored key
 //! with the caller's byte for byte before it looks at the checksum: a matching key has the
 //! caller's hash, which the lookup computed anyway. A writer likewise hashes its key once for
-//! both the index and the entry. Hashing the header and key bytes again cost a small get up
-//! to 45 more instructions, the more the longer the key (docs/design.md).
+//! both the index and the entry. Hashing the header and key bytes again cost a small get more,
+//! the more the longer the key (docs/design.md; docs/benchmarks.md, "Figures behind code
+//! comments").
 
 use std::ops::Range;
 

@@ -258,7 +258,8 @@ impl Probe {
     #[inline]
     pub fn slots(&self) -> impl Iterator<Item = usize> {
         // A plain counter rather than a flattened iterator over the buckets, whose bookkeeping
-        // measured 20-odd instructions per slot (every insert walks these slots).
+        // cost instructions on every slot (every insert walks these slots; docs/benchmarks.md,
+        // "Figures behind code comments").
         let [home, away] = self.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
         let n = if self.has_away() { 2 * SLOTS_PER_BUCKET } else { SLOTS_PER_BUCKET };
         (0..n)

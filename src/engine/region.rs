@@ -214,9 +214,10 @@ impl Region {
     /// Maps a fresh anonymous `MAP_SHARED` region: processes forked afterwards share it. With
     /// `populate`, every page is faulted in now, in this process: otherwise each first write to
     /// a ring page during the first lap costs a page fault in whichever worker makes it
-    /// (measured: two thirds of the time of a set on a fresh region). A process that will not
-    /// fork (the CLI) leaves pages to be faulted in as it uses them: populating the default
-    /// 68 MB cost a CLI process about 70 ms of system time before its first line.
+    /// (most of the time of a set on a fresh region). A process that will not fork (the CLI)
+    /// leaves pages to be faulted in as it uses them: populating the default sizes delayed a
+    /// CLI process's first line many times over (docs/benchmarks.md, "Figures behind code
+    /// comments").
     pub fn create(config: &Config, populate: bool) -> Result<Region, Error> {
         config.validate()?;
         let len = Region::len_for(config)?;

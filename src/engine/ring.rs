@@ -463,8 +463,9 @@ unsafe fn racy_copy_sse2(src: *const u8, dst: *mut u8, len: usize) {
 }
 
 /// `racy_copy` of 65 bytes or more (below REP_MOVSB_MIN) with 32-byte moves: 65 to 128 bytes as the first and the
-/// last 64, longer as 128-byte steps while a whole step fits and then the last 128: half the
-/// instructions of 16-byte moves, as glibc's memcpy does on these CPUs.
+/// last 64, longer as 128-byte steps while a whole step fits and then the last 128: fewer
+/// instructions than 16-byte moves, as glibc's memcpy does on these CPUs (docs/benchmarks.md,
+/// "Figures behind code comments").
 ///
 /// # Safety
 /// As `racy_copy`, with `len > 64`; the CPU must have AVX2.

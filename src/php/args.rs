@@ -184,7 +184,8 @@ impl AsRef<[u8]> for KeyBytes<'_> {
 }
 
 /// `key_bytes` for the common case, a string of an acceptable length, without building a
-/// `Result` that carries an exception (returning one cost a get some 30 instructions of moves):
+/// `Result` that carries an exception (returning one cost a get many moves: docs/benchmarks.md,
+/// "Figures behind code comments"):
 /// None for anything else, which `key_bytes` then checks and reports.
 #[inline(always)]
 pub fn plain_string_key(zval: &Zval) -> Option<KeyBytes<'_>> {

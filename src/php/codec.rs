@@ -576,7 +576,8 @@ impl<'a> native::Sink<'a> for TableSink<'_> {
         // The zval is filled field by field where it stays until the table copies it, rather
         // than built by ext-php-rs' setters (out-of-line calls) and then moved: a 16-byte move
         // right after those 8- and 4-byte stores cannot be forwarded from them and stalls the
-        // CPU, once per element (measured: a third of the decoder's time in shuffled gets).
+        // CPU, once per element (a large share of the decoder's time: docs/benchmarks.md, "Figures
+        // behind code comments").
         let mut v = Zval::new();
         let type_info = match item {
             Item::Null => ZvalTypeFlags::Null,

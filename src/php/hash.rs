@@ -1,7 +1,7 @@
 //! Walking a PHP array the way ZEND_HASH_FOREACH does, without ext-php-rs' iterator (which makes
-//! several calls into PHP and builds a key zval per element: ~135 instructions per element, more
-//! than a cached get itself). PHP 8.2 layout: a packed array holds bare zvals, a hash holds
-//! Buckets (zval, numeric key, string key).
+//! several calls into PHP and builds a key zval per element, costing more per element than a
+//! cached get itself: docs/benchmarks.md, "Figures behind code comments"). PHP 8.2 layout: a
+//! packed array holds bare zvals, a hash holds Buckets (zval, numeric key, string key).
 
 use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_update, zend_string, IS_UNDEF};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};

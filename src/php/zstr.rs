@@ -6,8 +6,8 @@
 //! and freeing an array only drops references to it.
 //!
 //! (Tried first for array keys: PHP's own interned copy via zend_string_init_existing_interned.
-//! Without opcache that lookup costs more than the allocation it saves: 11,283 instructions per
-//! 20-element array get against 10,281.)
+//! Without opcache that lookup costs more than the allocation it saves: docs/benchmarks.md,
+//! "Figures behind code comments".)
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -79,8 +79,8 @@ impl Cache {
     /// Keys go in groups of `BATCH_GROUP`: the home buckets of the whole group are requested,
     /// then the entries those buckets point at, then the keys are read one by one; so a group of
     /// keys not in the CPU's cache waits for memory about twice rather than twice per key. (A
-    /// sliding window of look-ahead keys did the same with some 200 more instructions per key
-    /// spent moving keys through the window.)
+    /// sliding window of look-ahead keys did the same with more instructions per key, spent
+    /// moving keys through the window: docs/benchmarks.md, "Figures behind code comments".)
     pub fn get_each_hashed<S: ValueSink, K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
         &self,
         ns: &Namespace,

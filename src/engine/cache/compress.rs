@@ -33,7 +33,8 @@ impl Cache {
         }
         // A long value whose first 4 KiB do not compress (images, archives, encrypted or
         // already compressed data) is stored as it is without compressing all of it (an
-        // incompressible 50 KB set: 11.6 -> 8.5 us measured). The price: a long
+        // incompressible 50 KB set got faster: docs/benchmarks.md, "Figures behind code comments").
+        // The price: a long
         // value that starts incompressible and compresses later is stored uncompressed.
         if value.len() >= COMPRESSION_PROBE_MIN {
             let probe = &value[..COMPRESSION_PROBE];

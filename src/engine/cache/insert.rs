@@ -195,8 +195,8 @@ impl Cache {
         let index = self.index();
         let [home, away] = probe.buckets;
         // Bucket by bucket over the slot words themselves: every delete runs this, and a walk
-        // by slot number (Probe::slots) with a separate pending and tag test measured about 200
-        // instructions a delete.
+        // by slot number (Probe::slots) with a separate pending and tag test cost a delete
+        // more (docs/benchmarks.md, "Figures behind code comments").
         let words = index.bucket(home);
         for (i, word) in words[..SLOTS_PER_BUCKET].iter().enumerate() {
             let theirs = word.load(Ordering::SeqCst);

@@ -92,7 +92,8 @@ impl ReadOutcome {
 }
 
 /// `a == b`, with slices of up to 16 bytes (most keys) compared as two overlapping words each
-/// instead of through a call to memcmp, which a get of a short key spent some 20 instructions on.
+/// instead of through a call to memcmp, which cost a get of a short key more (docs/benchmarks.md,
+/// "Figures behind code comments").
 #[inline(always)]
 pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
@@ -599,7 +600,7 @@ impl Cache {
         let generation = self.read_generation(ns);
         let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
         // Counted directly rather than through a ReadTally: one read needs no batching, and
-        // the tally's loop measured 30-odd instructions more per get.
+        // the tally's loop cost a get more (docs/benchmarks.md, "Figures behind code comments").
         match outcome {
             ReadOutcome::Hit(_) => self.bump(Counter::Hits),
             ReadOutcome::Expired => {
