@@ -212,11 +212,20 @@ pub fn key_bytes<'a>(
 
 /// `string_hash` of a key's bytes, taken from PHP's string when PHP has hashed it already (and
 /// left there for the next call when it has not), as PHP's own hash tables do.
-#[inline]
+#[inline(always)]
 pub fn key_string_hash(zval: &Zval, bytes: &[u8]) -> u64 {
-    let Some(s) = zval.zend_str() else { return string_hash(bytes) };
+    match zval.zend_str() {
+        Some(s) => zend_str_hash(s, bytes),
+        None => string_hash(bytes),
+    }
+}
+
+/// `string_hash` of a PHP string's bytes (`bytes`, its contents): PHP's own hash of it
+/// (computed and kept in the string when PHP has not hashed it yet).
+#[inline(always)]
+pub fn zend_str_hash(s: &ZendStr, bytes: &[u8]) -> u64 {
     let raw = (s as *const ZendStr).cast_mut().cast::<zend_string>();
-    // SAFETY: `raw` is the live string the zval holds (borrowed for this call). Reading `h` is
+    // SAFETY: `raw` is a live string (borrowed for this call). Reading `h` is
     // what every PHP hash lookup does; writing it when it is 0 is what `zend_string_hash_val`
     // does: only strings PHP has not hashed yet have 0 there, and those are never interned or
     // in shared memory (interned strings are hashed when interned). `string_hash` is the value

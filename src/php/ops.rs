@@ -4,11 +4,11 @@
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::prelude::PhpResult;
-use ext_php_rs::types::{ZendHashTable, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
 use super::args::{
     arg, array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
-    unchecked_key_bytes, value_error, ArrayArg, Found, IntArg, KeyBytes,
+    unchecked_key_bytes, value_error, zend_str_hash, ArrayArg, Found, IntArg, KeyBytes,
 };
 use super::cache;
 use super::codec;
@@ -182,7 +182,7 @@ pub(super) fn peek_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult
 }
 
 /// Turns the value a read left in `sink` into `out` (null), emptying the sink.
-#[inline]
+#[inline(always)]
 fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
     match sink.take_string() {
         Some(s) if kind == kinds::STRING => {
@@ -238,6 +238,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     let element = || format!("{} element", what());
     // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
     let mut referenced = false;
+    let mut all_plain = true;
     hash::try_for_each(keys, |_, k| {
         referenced |= k.is_reference();
         let k = k.dereference();
@@ -245,6 +246,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
         if plain_string_key(k).is_some() {
             return Ok(());
         }
+        all_plain = false;
         key_bytes(k, &element).map(drop)
     })?;
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
@@ -253,6 +255,12 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
         Some(Backend::Tiered(_)) => return get_multi_tiered(ns, keys, out),
         Some(Backend::Local(cache)) => cache,
     };
+    if all_plain && !referenced {
+        // The common call: an array of strings, each the key and the result's key as it is.
+        let batch = hash::elements(keys).filter_map(|(_, k)| k.zend_str().map(PlainKey));
+        read_batch(cache, ns, batch, &mut out)?;
+        return Ok(out);
+    }
     // The array itself cannot change while we read (it is ours by value), but a key held by
     // reference can: unserialize() of an earlier value runs user code (__wakeup), which may
     // assign the referenced variable and free the string a waiting key points at. Such keys
@@ -273,44 +281,81 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
         let k = k.dereference();
         CallerKey { bytes: unchecked_key_bytes(k).unwrap_or(KeyBytes::Borrowed(&[])), zval: k }
     });
+    read_batch(cache, ns, batch, &mut out)?;
+    Ok(out)
+}
+
+/// A key of a multi-get: its bytes (`as_ref`), its `string_hash`, and how its value goes into
+/// the result.
+trait BatchKey: AsRef<[u8]> {
+    fn string_hash(&self) -> u64;
+    /// `out[key] = value` with the caller's own key (PHP refcounts it), a numeric string as an
+    /// int, as PHP's arrays do. The table takes over `value`'s value.
+    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval);
+}
+
+/// A key the caller gave as a string that is a valid key as it is (the first pass checked it).
+struct PlainKey<'a>(&'a ZendStr);
+
+impl AsRef<[u8]> for PlainKey<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl BatchKey for PlainKey<'_> {
+    #[inline]
+    fn string_hash(&self) -> u64 {
+        zend_str_hash(self.0, self.0.as_bytes())
+    }
+    #[inline]
+    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval) {
+        hash::symtable_update(out, self.0, value);
+    }
+}
+
+impl BatchKey for CallerKey<'_> {
+    fn string_hash(&self) -> u64 {
+        key_string_hash(self.zval, &self.bytes)
+    }
+    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval) {
+        match self.zval.zend_str() {
+            Some(s) => hash::symtable_update(out, s, value),
+            None => hash::index_update(out, self.zval.long().unwrap_or_default(), value),
+        }
+    }
+}
+
+/// Reads `keys` from the local region into `out`, hits only.
+fn read_batch<K: BatchKey>(
+    cache: &Cache,
+    ns: &Namespace,
+    keys: impl IntoIterator<Item = K>,
+    out: &mut ZendHashTable,
+) -> PhpResult<()> {
     let mut sink = ZvalSink::new();
     let mut failed = None;
-    let read = cache.get_each_hashed(
-        ns,
-        batch,
-        |key| key_string_hash(key.zval, &key.bytes),
-        &mut sink,
-        |key, hit, sink| {
-            let Some(kind) = hit else { return true };
-            let mut v = Zval::new();
-            match take_value(kind, sink, &mut v) {
-                Ok(true) => {
-                    // The caller's own key string goes in (PHP refcounts it), numeric strings as ints.
-                    match key.zval.zend_str() {
-                        Some(s) => hash::symtable_update(&mut out, s, &mut v),
-                        None => hash::index_update(
-                            &mut out,
-                            key.zval.long().unwrap_or_default(),
-                            &mut v,
-                        ),
-                    }
-                    std::mem::forget(v);
-                }
-                Ok(false) => {}
-                // An exception from unserialize (user code): the keys after this one are not read.
-                Err(e) => {
-                    failed = Some(e);
-                    return false;
-                }
+    let read = cache.get_each_hashed(ns, keys, K::string_hash, &mut sink, |key, hit, sink| {
+        let Some(kind) = hit else { return true };
+        let mut v = Zval::new();
+        match take_value(kind, sink, &mut v) {
+            Ok(true) => {
+                key.insert_into(out, &mut v);
+                std::mem::forget(v);
             }
-            true
-        },
-    );
+            Ok(false) => {}
+            // An exception from unserialize (user code): the keys after this one are not read.
+            Err(e) => {
+                failed = Some(e);
+                return false;
+            }
+        }
+        true
+    });
     if let Some(e) = failed {
         return Err(e);
     }
-    read.map_err(|e| value_error(e.to_string()))?;
-    Ok(out)
+    read.map_err(|e| value_error(e.to_string()))
 }
 
 /// get_multi in tiered mode: one get per key (a near hit costs no round trip; each miss one).

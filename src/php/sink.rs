@@ -58,8 +58,12 @@ impl ZvalSink {
 }
 
 impl Drop for ZvalSink {
+    #[inline(always)]
     fn drop(&mut self) {
-        self.release_buffer();
+        // (The buffer is rarely there: only after an array was read.)
+        if self.buf.is_some() {
+            self.release_buffer();
+        }
     }
 }
 
@@ -67,6 +71,7 @@ impl Drop for ZvalSink {
 // sink, to the sink's own inline array (len <= 8), or to its own Vec of at least `len`
 // initialised bytes; the sink is borrowed for the whole read, so none of them moves or changes until the next call.
 unsafe impl ValueSink for ZvalSink {
+    #[inline(always)]
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8 {
         if kind == STRING || kind == SERIALIZED {
             self.string = None;
