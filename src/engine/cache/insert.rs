@@ -71,26 +71,33 @@ impl Cache {
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
-        // Candidate i (0..count) is slot slot_of[i]: the home bucket's seven, then the away
-        // bucket's (only the home when both are the same).
-        let mut slot_of = [0usize; 2 * SLOTS_PER_BUCKET];
-        let mut count = 0;
-        for slot in probe.slots() {
-            slot_of[count] = slot;
-            count += 1;
-        }
-        let slot_of = &slot_of[..count];
+        // Candidate i is slot slot_of(i): the home bucket's seven, then the away bucket's
+        // (none when both are the same); `words` holds the first `count` of them.
+        let [home, away] = probe.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
+        let slot_of =
+            |i: usize| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET };
+        let candidates = if probe.has_away() { 2 * SLOTS_PER_BUCKET } else { SLOTS_PER_BUCKET };
+        let mut count = SLOTS_PER_BUCKET;
         let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
-        let mut tail = self.load_slots(slot_of, &mut words);
+        let mut tail = self.load_slots(slot_of, count, &mut words);
         let is_free =
             |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let mut stale_ok = false;
+        // A free slot at home is the choice whatever the away bucket holds (candidates are
+        // taken in order), so the away words are loaded only when home has none: the rival
+        // scan below reads every other candidate after the claim in any case.
         if !words[..count].iter().any(|&w| is_free(w, tail)) {
-            // Full buckets: entries of an older flush epoch are garbage too (reading their
-            // epoch costs a ring access, so only now); failing that, try one cuckoo move.
-            stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.flushed(w, tail));
-            if !stale_ok && self.relocate_one(probe) {
-                tail = self.load_slots(slot_of, &mut words);
+            if candidates > count {
+                count = candidates;
+                tail = self.load_slots(slot_of, count, &mut words);
+            }
+            if !words[..count].iter().any(|&w| is_free(w, tail)) {
+                // Full buckets: entries of an older flush epoch are garbage too (reading their
+                // epoch costs a ring access, so only now); failing that, try one cuckoo move.
+                stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.flushed(w, tail));
+                if !stale_ok && self.relocate_one(probe) {
+                    tail = self.load_slots(slot_of, count, &mut words);
+                }
             }
         }
         let words = &words[..count];
@@ -131,7 +138,7 @@ impl Cache {
                 oldest
             }
         };
-        let (victim, old, victim_free) = (slot_of[chosen], words[chosen], free(words[chosen]));
+        let (victim, old, victim_free) = (slot_of(chosen), words[chosen], free(words[chosen]));
         let word = if chosen >= SLOTS_PER_BUCKET { word | AWAY } else { word };
         let pending = word | PENDING;
         if !index.swap(victim, old, pending, Ordering::SeqCst) {
@@ -143,7 +150,11 @@ impl Cache {
         let withdraw = || {
             let _ = index.swap(victim, pending, 0, Ordering::SeqCst);
         };
-        for (i, &slot) in slot_of.iter().enumerate().filter(|&(_, &s)| s != victim) {
+        for i in 0..candidates {
+            let slot = slot_of(i);
+            if slot == victim {
+                continue;
+            }
             let theirs = index.load(slot, Ordering::SeqCst);
             // Only a word the lookup would find counts as this key's (the same tag and `away`
             // as its place says): a word whose away bit was damaged is invisible to every
@@ -226,18 +237,19 @@ impl Cache {
         }
     }
 
-    /// Reads the words of `slots` into `words`, then the tail: offsets are rebuilt relative to
-    /// the tail, so it must be read after the words (a word published after an older tail
-    /// reading would decode to a bogus offset).
+    /// Reads the words of the first `count` candidate slots (`slot_of`) into `words`, then the
+    /// tail: offsets are rebuilt relative to the tail, so it must be read after the words (a
+    /// word published after an older tail reading would decode to a bogus offset).
     #[inline(always)]
-    pub(super) fn load_slots(
+    fn load_slots(
         &self,
-        slots: &[usize],
+        slot_of: impl Fn(usize) -> usize,
+        count: usize,
         words: &mut [u64; 2 * SLOTS_PER_BUCKET],
     ) -> u64 {
         let index = self.index();
-        for (w, &slot) in words.iter_mut().zip(slots) {
-            *w = index.load(slot, Ordering::Acquire);
+        for (i, w) in words[..count].iter_mut().enumerate() {
+            *w = index.load(slot_of(i), Ordering::Acquire);
         }
         self.tail()
     }
