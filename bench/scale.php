@@ -108,6 +108,14 @@ $cells = [
         'shmcache' => function () use ($batches) { foreach ($batches as $b) { shmcache_get_multi($b); } return count($batches); },
         'apcu'     => function () use ($batches) { foreach ($batches as $b) { apcu_fetch($b); } return count($batches); },
     ],
+    'add (new key)' => [
+        'before'   => [
+            'shmcache' => function () use ($missing) { foreach ($missing as $k) { shmcache_delete($k); } },
+            'apcu'     => function () use ($missing) { foreach ($missing as $k) { apcu_delete($k); } },
+        ],
+        'shmcache' => function () use ($missing) { foreach ($missing as $i => $k) { shmcache_add($k, "value-$i"); } return count($missing); },
+        'apcu'     => function () use ($missing) { foreach ($missing as $i => $k) { apcu_add($k, "value-$i"); } return count($missing); },
+    ],
     'delete (key present)' => [
         'before'   => [
             'shmcache' => function () use ($missing) { foreach ($missing as $i => $k) { shmcache_set($k, "value-$i"); } },
