@@ -48,6 +48,16 @@ impl RivalWatch {
     }
 }
 
+/// What an insert found in another candidate slot holding a word of its key's tag.
+enum Rival {
+    /// Another key's word, or a pending copy of this key that lost to us and was cleared.
+    Gone,
+    /// A published copy of the key, or a slot that changed under us: withdraw and retry.
+    Wins,
+    /// A pending copy of the key that was there first: withdraw, let it finish, retry.
+    Older,
+}
+
 impl Cache {
     /// Publishes a key that has no slot yet. The new slot is first made pending (invisible);
     /// then every other candidate slot is checked for the same key. Among concurrent inserts of
@@ -71,15 +81,12 @@ impl Cache {
     ) -> bool {
         let index = self.index();
         let cap = self.capacity;
-        // Candidate i is slot slot_of(i): the home bucket's seven, then the away bucket's
-        // (none when both are the same); `words` holds the first `count` of them.
-        let [home, away] = probe.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
-        let slot_of =
-            |i: usize| if i < SLOTS_PER_BUCKET { home + i } else { away + i - SLOTS_PER_BUCKET };
+        // Candidates: the home bucket's seven slots, then the away bucket's (none when both are
+        // the same); `words` holds the words of the first `count` of them.
         let candidates = if probe.has_away() { 2 * SLOTS_PER_BUCKET } else { SLOTS_PER_BUCKET };
         let mut count = SLOTS_PER_BUCKET;
         let mut words = [0u64; 2 * SLOTS_PER_BUCKET];
-        let mut tail = self.load_slots(slot_of, count, &mut words);
+        let mut tail = self.load_slots(probe, count, &mut words);
         let is_free =
             |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let mut stale_ok = false;
@@ -89,14 +96,14 @@ impl Cache {
         if !words[..count].iter().any(|&w| is_free(w, tail)) {
             if candidates > count {
                 count = candidates;
-                tail = self.load_slots(slot_of, count, &mut words);
+                tail = self.load_slots(probe, count, &mut words);
             }
             if !words[..count].iter().any(|&w| is_free(w, tail)) {
                 // Full buckets: entries of an older flush epoch are garbage too (reading their
                 // epoch costs a ring access, so only now); failing that, try one cuckoo move.
                 stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.flushed(w, tail));
                 if !stale_ok && self.relocate_one(probe) {
-                    tail = self.load_slots(slot_of, count, &mut words);
+                    tail = self.load_slots(probe, count, &mut words);
                 }
             }
         }
@@ -138,7 +145,13 @@ impl Cache {
                 oldest
             }
         };
-        let (victim, old, victim_free) = (slot_of(chosen), words[chosen], free(words[chosen]));
+        let [home, away] = probe.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
+        let victim = if chosen < SLOTS_PER_BUCKET {
+            home + chosen
+        } else {
+            away + chosen - SLOTS_PER_BUCKET
+        };
+        let (old, victim_free) = (words[chosen], free(words[chosen]));
         let word = if chosen >= SLOTS_PER_BUCKET { word | AWAY } else { word };
         let pending = word | PENDING;
         if !index.swap(victim, old, pending, Ordering::SeqCst) {
@@ -150,37 +163,32 @@ impl Cache {
         let withdraw = || {
             let _ = index.swap(victim, pending, 0, Ordering::SeqCst);
         };
-        for i in 0..candidates {
-            let slot = slot_of(i);
-            if slot == victim {
-                continue;
-            }
-            let theirs = index.load(slot, Ordering::SeqCst);
-            // Only a word the lookup would find counts as this key's (the same tag and `away`
-            // as its place says): a word whose away bit was damaged is invisible to every
-            // lookup, so yielding to it would send the retry round forever (found by the
-            // region_corruption fuzz target).
-            if theirs == 0 || !probe.matches(theirs & !PENDING, i >= SLOTS_PER_BUCKET) {
-                continue;
-            }
-            let tail = self.tail();
-            if !matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
-                continue;
-            }
-            if !is_pending(theirs) {
-                withdraw();
-                return false;
-            }
-            let their_offset = word_offset(theirs & !PENDING, tail);
-            if their_offset < offset && !rival.presumed_dead(theirs) {
-                withdraw();
-                rival.yielded(theirs);
-                std::thread::yield_now();
-                return false;
-            }
-            if !index.swap(slot, theirs, 0, Ordering::SeqCst) {
-                withdraw();
-                return false;
+        // Bucket by bucket over the slot words themselves (a walk by candidate number cost an
+        // add more): every other candidate, for a copy of this key.
+        let scanned = if probe.has_away() { &probe.buckets[..] } else { &probe.buckets[..1] };
+        for (b, &bucket) in scanned.iter().enumerate() {
+            let first = bucket as usize * WORDS_PER_BUCKET;
+            for (j, cell) in index.bucket(bucket)[..SLOTS_PER_BUCKET].iter().enumerate() {
+                let theirs = cell.load(Ordering::SeqCst);
+                // Only a word the lookup would find counts as this key's (the same tag and
+                // `away` as its place says): a word whose away bit was damaged is invisible to
+                // every lookup, so yielding to it would send the retry round forever (found by
+                // the region_corruption fuzz target).
+                if theirs == 0 || first + j == victim || !probe.matches(theirs & !PENDING, b == 1) {
+                    continue;
+                }
+                match self.settle_rival(first + j, theirs, ns, key, offset, rival) {
+                    Rival::Gone => {}
+                    Rival::Wins => {
+                        withdraw();
+                        return false;
+                    }
+                    Rival::Older => {
+                        withdraw();
+                        std::thread::yield_now();
+                        return false;
+                    }
+                }
             }
         }
         if G::GUARDED && !guard.still_current() {
@@ -193,6 +201,40 @@ impl Cache {
             *lost = true;
         }
         published
+    }
+
+    /// What an insert that holds its pending claim does about `theirs`, a word in `slot` with
+    /// the key's tag: another key's is ignored; a published copy of the key, or a pending one
+    /// that was there first (a lower ring offset) and is not presumed dead, wins; a pending one
+    /// with a higher offset loses and is cleared here. Out of line: a tag match is rare.
+    #[cold]
+    #[inline(never)]
+    fn settle_rival(
+        &self,
+        slot: usize,
+        theirs: u64,
+        ns: &Namespace,
+        key: &[u8],
+        offset: u64,
+        rival: &mut RivalWatch,
+    ) -> Rival {
+        let tail = self.tail();
+        if !matches!(self.read_key_cold(theirs & !PENDING, &ns.name, key), EntryRead::Same(_)) {
+            return Rival::Gone;
+        }
+        if !is_pending(theirs) {
+            return Rival::Wins;
+        }
+        let their_offset = word_offset(theirs & !PENDING, tail);
+        if their_offset < offset && !rival.presumed_dead(theirs) {
+            rival.yielded(theirs);
+            return Rival::Older;
+        }
+        if self.index().swap(slot, theirs, 0, Ordering::SeqCst) {
+            Rival::Gone
+        } else {
+            Rival::Wins
+        }
     }
 
     /// Clears the pending words of `key` (an insert, a cuckoo move or a guarded write that has
@@ -237,19 +279,26 @@ impl Cache {
         }
     }
 
-    /// Reads the words of the first `count` candidate slots (`slot_of`) into `words`, then the
-    /// tail: offsets are rebuilt relative to the tail, so it must be read after the words (a
-    /// word published after an older tail reading would decode to a bogus offset).
+    /// Reads the words of the first `count` candidates (the home bucket's seven, then the away
+    /// bucket's) into `words`, then the tail: offsets are rebuilt relative to the tail, so it
+    /// must be read after the words (a word published after an older tail reading would decode
+    /// to a bogus offset).
     #[inline(always)]
     fn load_slots(
         &self,
-        slot_of: impl Fn(usize) -> usize,
+        probe: &Probe,
         count: usize,
         words: &mut [u64; 2 * SLOTS_PER_BUCKET],
     ) -> u64 {
         let index = self.index();
-        for (i, w) in words[..count].iter_mut().enumerate() {
-            *w = index.load(slot_of(i), Ordering::Acquire);
+        let (at_home, away) = words.split_at_mut(SLOTS_PER_BUCKET);
+        for (w, cell) in at_home.iter_mut().zip(index.bucket(probe.buckets[0]).iter()) {
+            *w = cell.load(Ordering::Acquire);
+        }
+        if count > SLOTS_PER_BUCKET {
+            for (w, cell) in away.iter_mut().zip(index.bucket(probe.buckets[1]).iter()) {
+                *w = cell.load(Ordering::Acquire);
+            }
         }
         self.tail()
     }
