@@ -2,8 +2,10 @@
 # shmcache against APCu at 1k, 10k, 100k and 1M keys (bench/scale.php), each cache sized for
 # the keys as its documentation recommends: APCu's apc.entries_hint = the keys and a
 # shm_size that holds them; shmcache's key table at about 70% of its slots (7 slots per 64
-# bytes) and a value ring that holds them. BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS,
-# BENCH_CELLS (a regex of cell names) narrow or lengthen a run. BENCH_SO: another build.
+# bytes) and a value ring that holds them; then the get cells once more with shmcache at its
+# default sizes (up to 100k keys). BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_CELLS (a
+# regex of cell names) narrow or lengthen a run; BENCH_DEFAULTS=0 drops the defaults run.
+# BENCH_SO: another build.
 source "$(dirname "$0")/../scripts/common.sh"
 [ -n "${BENCH_SO:-}" ] || build_release
 apt_need php8.2-apcu
@@ -19,4 +21,14 @@ for n in ${BENCH_SIZES:-1000 10000 100000 1000000}; do
     -d extension="${BENCH_SO:-$SO}" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=$keys_mem \
     -d shmcache.values_memory_size=$values_mem -d memory_limit=2G \
     "$ROOT/bench/scale.php" "$n" "${BENCH_ROUNDS:-5}" "${BENCH_SECONDS:-0.15}"
+  # The get cells again with shmcache at its default sizes (no keys_memory_size or
+  # values_memory_size set: a 4 MB key table and 64 MB of values), APCu sized as above. The
+  # defaults hold up to about 300,000 keys, so this runs up to 100k (3 x 100k keys stored);
+  # BENCH_DEFAULTS=0 skips it.
+  if [ "${BENCH_DEFAULTS:-1}" = 1 ] && [ "$n" -le 100000 ]; then
+    BENCH_LABEL="shmcache at its default sizes" BENCH_CELLS="${BENCH_DEFAULTS_CELLS:-^get}" php -n \
+      -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size=$(( keys * 400 / 1048576 + 48 ))M -d apc.entries_hint=$keys \
+      -d extension="${BENCH_SO:-$SO}" -d shmcache.enable_cli=1 -d memory_limit=2G \
+      "$ROOT/bench/scale.php" "$n" "${BENCH_ROUNDS:-5}" "${BENCH_SECONDS:-0.15}"
+  fi
 done

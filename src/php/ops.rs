@@ -237,25 +237,25 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     let keys = keys.get(&what)?;
     let element = || format!("{} element", what());
     // Every key is checked before anything is read, so a bad one leaves no trace in the counters.
+    // Most calls pass plain strings only (no reference, a valid length): one tight pass tells
+    // (`zend_str` sees through a reference, hence the separate test); the others are checked
+    // key by key, every error reported by key_bytes.
     let mut referenced = false;
-    let mut all_plain = true;
-    hash::try_for_each(keys, |_, k| {
-        referenced |= k.is_reference();
-        let k = k.dereference();
-        // Most keys are plain strings: checked inline, the rest (and every error) by key_bytes.
-        if plain_string_key(k).is_some() {
-            return Ok(());
-        }
-        all_plain = false;
-        key_bytes(k, &element).map(drop)
-    })?;
+    let all_plain =
+        hash::elements(keys).all(|(_, k)| !k.is_reference() && plain_string_key(k).is_some());
+    if !all_plain {
+        hash::try_for_each(keys, |_, k| {
+            referenced |= k.is_reference();
+            key_bytes(k.dereference(), &element).map(drop)
+        })?;
+    }
     let mut out = ZendHashTable::with_capacity(keys.len() as u32);
     let cache = match Backend::for_read() {
         None => return Ok(out),
         Some(Backend::Tiered(_)) => return get_multi_tiered(ns, keys, out),
         Some(Backend::Local(cache)) => cache,
     };
-    if all_plain && !referenced {
+    if all_plain {
         // The common call: an array of strings, each the key and the result's key as it is.
         let batch = hash::elements(keys).filter_map(|(_, k)| k.zend_str().map(PlainKey));
         read_batch(cache, ns, batch, &mut out)?;
