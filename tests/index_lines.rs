@@ -67,3 +67,56 @@ fn hints_return_to_zero_when_the_away_keys_are_deleted() {
     let (miss, _) = mean_lines(&c, (0..10_000).map(|i| format!("absent:{i}")));
     assert_eq!(miss, 1.0);
 }
+
+/// A guarded write of a key whose home bucket is full claims a pending slot in its away bucket;
+/// a delete of the key made while the guard decides must find that word (through the home's
+/// hint, which counts it) and clear it, so the write older than the delete never publishes.
+/// Both cases: the key absent (the write inserts) and the key living away already.
+#[test]
+fn a_delete_clears_the_keys_pending_word_in_its_away_bucket() {
+    const KEY: &[u8] = b"contested";
+    let root = Namespace::root();
+    for existing in [false, true] {
+        // 16 buckets: keys sharing the contested key's home are quick to find.
+        let c = Cache::create(&Config {
+            keys_memory_size: 1024,
+            values_memory_size: 1 << 20,
+            compress_threshold: 0,
+        })
+        .unwrap();
+        let [home, away] = c.fuzz_candidate_buckets(&root, KEY);
+        assert_ne!(home, away);
+        // Seven keys whose home is the contested key's home, and whose away bucket is not the
+        // contested key's away bucket (which must keep room for it): they fill the home.
+        let fillers: Vec<String> = (0u64..)
+            .map(|i| format!("filler-{i}"))
+            .filter(|k| {
+                let [h, a] = c.fuzz_candidate_buckets(&root, k.as_bytes());
+                h == home && a != away
+            })
+            .take(7)
+            .collect();
+        for k in &fillers {
+            assert!(c.set(&root, k.as_bytes(), STR, b"f", 0).unwrap());
+        }
+        assert_eq!(c.fuzz_hint_total(), 0, "the fillers all live at home");
+        if existing {
+            assert!(c.set(&root, KEY, STR, b"before", 0).unwrap());
+            assert_eq!(c.fuzz_index_lines_read(&root, KEY), 2, "the key lives away");
+        }
+        let stored = c.set_if_current(&root, KEY, STR, b"late", 0, || {
+            c.delete(&root, KEY).unwrap();
+            true
+        });
+        assert_eq!(stored, Ok(false), "existing key: {existing}");
+        let mut out = Vec::new();
+        assert_eq!(
+            c.get(&root, KEY, &mut out).unwrap(),
+            None,
+            "a write older than the delete published after it (existing key: {existing})"
+        );
+        for k in &fillers {
+            assert!(c.exists(&root, k.as_bytes()).unwrap(), "{k} kept");
+        }
+    }
+}

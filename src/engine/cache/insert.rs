@@ -244,7 +244,26 @@ impl Cache {
     /// counted (SeqCst) before it is stored, so a word this skips was stored after the hint
     /// was read, later than the delete's own stores before it, which the writer's guard then
     /// sees (the pairing of docs/design.md, "The key index").
+    ///
+    /// The words this reads first (home's slots, then its hint) almost never call for work, so
+    /// they are tested inline in the delete; only a pending word of this tag at home or a hint
+    /// counting some away takes the call that reads them again and clears (`clear_pending_in`).
+    #[inline(always)]
     pub(super) fn clear_pending(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
+        let words = self.index().bucket(probe.buckets[0]);
+        let pending_home =
+            words[..SLOTS_PER_BUCKET].iter().any(|w| probe.pending_match(w.load(Ordering::SeqCst)));
+        if pending_home
+            || (probe.has_away()
+                && hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::SeqCst), probe.tag))
+        {
+            self.clear_pending_in(probe, ns, key);
+        }
+    }
+
+    /// `clear_pending` itself: reads the words again, in the same order, and clears.
+    #[inline(never)]
+    fn clear_pending_in(&self, probe: &Probe, ns: &Namespace, key: &[u8]) {
         let index = self.index();
         let [home, away] = probe.buckets;
         // Bucket by bucket over the slot words themselves: every delete runs this, and a walk
