@@ -1,7 +1,11 @@
 //! The hash of an entry's value inside its checksum.
 //!
-//! Values of up to 8 bytes are their own hash (their bytes as one word). Values of 9 to 240
-//! bytes are hashed with XXH3-64 as is. Longer ones use XXH3-64's long-input
+//! Values of up to 8 bytes are their own hash (their bytes as one word). Values of 9 to 64
+//! bytes are hashed from the words a copy of them loads (`short_hash`): a reader gets those
+//! words from the registers of its copy out of the ring rather than by reading back the bytes
+//! it has just stored (a load that overlaps two recent stores waits for them to reach the
+//! cache; docs/design.md). Values of 65 to 240 bytes are hashed with XXH3-64 as is. Longer ones
+//! use XXH3-64's long-input
 //! algorithm with this module's own secret, run with AVX2 when the CPU has it (detected at run
 //! time; xxhash-rust picks its SIMD width when it is compiled, and a portable build gets SSE2).
 //! The long hash was most of what a get of a 3 KB serialized object or a 50 KB string costs on
@@ -73,6 +77,97 @@ unsafe fn tiny_word(p: *const u8, len: usize) -> u64 {
     }
 }
 
+/// Values of this many bytes and more, up to `SHORT_WORDS_MAX`, are hashed by `short_hash`.
+pub(crate) const SHORT_WORDS_MIN: usize = TINY_MAX + 1;
+/// The longest value `short_hash` hashes.
+pub(crate) const SHORT_WORDS_MAX: usize = 64;
+
+/// The words of a value of `len` bytes (SHORT_WORDS_MIN..=SHORT_WORDS_MAX) that `short_hash`
+/// takes, each read by `word_at(start)` (a little-endian word): up to four from the front and
+/// four ending at the back, placed front 0..4, back 0..4 (unused places 0). Together they cover
+/// every byte; the halves overlap unless the length is 16, 32 or 64. Straight-line code for
+/// each of the three length classes, front words first.
+#[inline(always)]
+pub(crate) fn short_words(len: usize, mut word_at: impl FnMut(usize) -> u64) -> [u64; 8] {
+    debug_assert!((SHORT_WORDS_MIN..=SHORT_WORDS_MAX).contains(&len));
+    let mut w = [0u64; 8];
+    if len <= 16 {
+        w[0] = word_at(0);
+        w[7] = word_at(len - 8);
+    } else if len <= 32 {
+        w[0] = word_at(0);
+        w[1] = word_at(8);
+        w[6] = word_at(len - 16);
+        w[7] = word_at(len - 8);
+    } else {
+        for i in 0..4 {
+            w[i] = word_at(8 * i);
+        }
+        for i in 0..4 {
+            w[4 + i] = word_at(len - 32 + 8 * i);
+        }
+    }
+    w
+}
+
+/// The 128-bit product of two words folded to 64 bits (XXH3's mixing step).
+#[inline(always)]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// The first eight words of `SECRET`, as constants of `short_hash`.
+const SHORT_SECRET: [u64; 8] = {
+    let bytes = make_secret();
+    let mut words = [0u64; 8];
+    let mut i = 0;
+    while i < 64 {
+        words[i / 8] |= (bytes[i] as u64) << (8 * (i % 8));
+        i += 1;
+    }
+    words
+};
+
+/// The hash of a value of `len` bytes (SHORT_WORDS_MIN..=SHORT_WORDS_MAX) from its words
+/// (`short_words`): pairs of words, each word xored with a secret
+/// word of its own, multiplied and folded, summed with the length, then XXH3's avalanche. The
+/// shape of XXH3's short-input paths, which it replaced here for these lengths (layout 12).
+/// Every byte lies in some word, and every word is hashed.
+#[inline(always)]
+pub(crate) fn short_hash(len: usize, w: &[u64; 8]) -> u64 {
+    const P: u64 = 0x9e37_79b1_85eb_ca87;
+    let s = |i: usize| SHORT_SECRET[i];
+    let mut acc = (len as u64).wrapping_mul(P);
+    if len <= 16 {
+        // Each word also on its own: a word equal to its secret would zero its product.
+        acc = acc
+            .wrapping_add(w[0])
+            .wrapping_add(w[7].rotate_left(32))
+            .wrapping_add(fold_mul(w[0] ^ s(0), w[7] ^ s(1)));
+    } else {
+        acc = acc
+            .wrapping_add(fold_mul(w[0] ^ s(0), w[1] ^ s(1)))
+            .wrapping_add(fold_mul(w[6] ^ s(2), w[7] ^ s(3)));
+        if len > 32 {
+            acc = acc
+                .wrapping_add(fold_mul(w[2] ^ s(4), w[3] ^ s(5)))
+                .wrapping_add(fold_mul(w[4] ^ s(6), w[5] ^ s(7)));
+        }
+    }
+    let x = (acc ^ (acc >> 37)).wrapping_mul(0x1656_6791_9e37_79f9);
+    x ^ (x >> 32)
+}
+
+/// `short_hash` of a value in private memory.
+#[inline(always)]
+fn short_hash_of(value: &[u8]) -> u64 {
+    let w = short_words(value.len(), |at| {
+        u64::from_le_bytes(value[at..at + 8].try_into().expect("8 bytes"))
+    });
+    short_hash(value.len(), &w)
+}
+
 /// The hash of a value, as it enters the entry checksum. (Inlined into every read and write: as
 /// a call it cost a small get measurably more; docs/benchmarks.md, "Figures behind code comments".)
 #[inline(always)]
@@ -80,6 +175,8 @@ pub fn value_hash(value: &[u8]) -> u64 {
     if value.len() <= TINY_MAX {
         // SAFETY: the slice holds value.len() <= TINY_MAX bytes.
         unsafe { tiny_word(value.as_ptr(), value.len()) }
+    } else if value.len() <= SHORT_WORDS_MAX {
+        short_hash_of(value)
     } else if value.len() <= SHORT_MAX {
         xxh3_64(value)
     } else {
@@ -263,11 +360,47 @@ mod tests {
     #[test]
     fn both_paths_agree_with_xxhash_rust_for_every_length() {
         let lengths = (0..2200).chain([3000, 4095, 4096, 4097, 51_200, 100_003, 1 << 20]);
-        for len in lengths.filter(|&len| len > TINY_MAX) {
+        for len in lengths.filter(|&len| len > SHORT_WORDS_MAX) {
             let src = bytes(len, len as u64 + 7);
             let expected =
                 if len <= SHORT_MAX { xxh3_64(&src) } else { xxh3_64_with_secret(&src, &SECRET) };
             assert_eq!(value_hash(&src), expected, "value_hash, {len} bytes");
+        }
+    }
+
+    /// Values hashed by `short_hash`: every byte counts (each of its 256 values, at every
+    /// position, for many values of every length), and the words it takes cover the value.
+    #[test]
+    fn short_values_count_every_byte() {
+        for len in SHORT_WORDS_MIN..=SHORT_WORDS_MAX {
+            let mut covered = vec![false; len];
+            short_words(len, |at| {
+                covered[at..at + 8].iter_mut().for_each(|c| *c = true);
+                0
+            });
+            assert!(covered.iter().all(|&c| c), "{len} bytes: a byte no word holds");
+            for seed in 0..20u64 {
+                let v = bytes(len, seed * 131 + len as u64);
+                let base = value_hash(&v);
+                assert_eq!(value_hash(&v.clone()), base);
+                for at in 0..len {
+                    for flip in 1..=255u8 {
+                        let mut w = v.clone();
+                        w[at] ^= flip;
+                        assert_ne!(value_hash(&w), base, "byte {at} ^ {flip:#x} of {len}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A value and the same value one byte longer or shorter (its bytes otherwise equal, as a
+    /// torn length might make them) hash differently, at every length around the classes.
+    #[test]
+    fn short_values_of_other_lengths_differ() {
+        let v = bytes(SHORT_WORDS_MAX + 1, 5);
+        for len in SHORT_WORDS_MIN..SHORT_WORDS_MAX {
+            assert_ne!(value_hash(&v[..len]), value_hash(&v[..len + 1]), "{len} vs {}", len + 1);
         }
     }
 

@@ -73,9 +73,6 @@ pub(crate) struct EntryHeader {
 }
 
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
-/// Longest head (header + namespace + key) an entry can have.
-pub(crate) const HEAD_MAX: usize =
-    HEADER_LEN + crate::engine::MAX_NAMESPACE_LEN + crate::engine::MAX_KEY_LEN;
 const _: () = assert!(HEADER_LEN == 64);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, checksum) == CHECKSUM_RANGE.start);

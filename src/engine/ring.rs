@@ -129,28 +129,15 @@ impl RingView {
         unsafe { racy_copy(self.base.add(pos as usize), dst, len) }
     }
 
-    /// `copy_out` of an entry's head: its 64-byte header to `header`, copied with four fixed
-    /// 16-byte moves instead of through the length-dispatched copy (a header and a short key
-    /// went to its 64-bytes-and-more path, a call), and the `names_len` bytes after it (the
-    /// namespace and key) to `names`.
+    /// `copy_out` of an entry's 64-byte header to `header`, with four fixed 16-byte moves.
     ///
     /// # Safety
-    /// As `copy_out` for `64 + names_len` bytes at `pos`; `header` writable for 64 bytes and
-    /// `names` for `names_len`, neither overlapping the other.
+    /// As `copy_out` for 64 bytes at `pos`; `header` writable for 64 bytes.
     #[inline(always)]
-    pub unsafe fn copy_head_out(
-        &self,
-        pos: u64,
-        header: *mut u8,
-        names: *mut u8,
-        names_len: usize,
-    ) {
-        debug_assert!(pos + 64 + names_len as u64 <= self.cap);
+    pub unsafe fn copy_header_out(&self, pos: u64, header: *mut u8) {
+        debug_assert!(pos + 64 <= self.cap);
         // SAFETY: the caller's contract.
-        unsafe {
-            racy_copy_64(self.base.add(pos as usize), header);
-            racy_copy(self.base.add(pos as usize + 64), names, names_len);
-        }
+        unsafe { racy_copy_64(self.base.add(pos as usize), header) };
     }
 
     /// The 8 bytes at `pos` as one word in the machine's byte order (the order the entry

@@ -17,10 +17,10 @@ use std::sync::atomic::{fence, Ordering};
 
 use super::sink::{CheckOnly, ValueSink};
 use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, ValueKind};
-use crate::engine::checksum;
+use crate::engine::checksum::{self, SHORT_WORDS_MAX, SHORT_WORDS_MIN};
 use crate::engine::entry::{
     checksum_of, pair_check, pair_pos, EntryHeader, EPOCH_FIELD, FLAG_IN_PLACE, HEADER_LEN,
-    HEAD_MAX, IN_PLACE_LEN,
+    IN_PLACE_LEN,
 };
 use crate::engine::error::Error;
 use crate::engine::index::{
@@ -91,30 +91,6 @@ impl ReadOutcome {
     }
 }
 
-/// `a == b`, with slices of up to 16 bytes (most keys) compared as two overlapping words each
-/// instead of through a call to memcmp, which cost a get of a short key more (docs/benchmarks.md,
-/// "Figures behind code comments").
-#[inline(always)]
-pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n > 16 {
-        return a == b;
-    }
-    if n >= 8 {
-        let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
-        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
-    }
-    if n >= 4 {
-        let word = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
-        return word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4);
-    }
-    // 0 to 3 bytes: the first, middle and last byte are all of them.
-    n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1])
-}
-
 /// Reads of an in-place pair that fail their check before one is called `Busy`.
 const PAIR_READ_TRIES: usize = 64;
 
@@ -156,6 +132,48 @@ impl Cache {
             }
         }
         true
+    }
+
+    /// Whether the `bytes.len()` ring bytes at `at` are `bytes`, compared word by word as they
+    /// are loaded. A copy to the stack compared afterwards made the comparison's first load wait:
+    /// the copy's two stores overlap (for 4 to 31 bytes), and a load that overlaps two recent
+    /// stores waits until they reach the cache (docs/benchmarks.md). The caller has checked that
+    /// the range lies in the ring.
+    #[inline(always)]
+    pub(super) fn ring_bytes_equal(&self, at: u64, bytes: &[u8]) -> bool {
+        let n = bytes.len();
+        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        // SAFETY (every read_u64 below): at + i + 8 <= at + n <= capacity (the caller's check),
+        // or at + 8 <= capacity (tested) for the short case.
+        let ring_word = |i: usize| u64::from_le(unsafe { self.ring.read_u64(at + i as u64) });
+        if n >= 8 {
+            let mut i = 0;
+            while i + 8 < n {
+                if ring_word(i) != word(i) {
+                    return false;
+                }
+                i += 8;
+            }
+            return ring_word(n - 8) == word(n - 8);
+        }
+        if n == 0 {
+            return true;
+        }
+        if at + 8 > self.capacity {
+            // A short key in the ring's last 8 bytes: the slow way.
+            return self.stored_key_equals(at, &[], bytes);
+        }
+        // One word, of which the first n bytes are compared (the rest belongs to the value or
+        // the next entry). The key's bytes as a word without a store: from two overlapping
+        // 4-byte reads, or byte by byte.
+        let key_word = if n >= 4 {
+            let half =
+                |i: usize| u64::from(u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4")));
+            half(0) | half(n - 4) << (8 * (n - 4))
+        } else {
+            bytes.iter().enumerate().fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i))
+        };
+        ring_word(0) & ((1u64 << (8 * n)) - 1) == key_word
     }
 
     /// The virtual offset and ring position of the entry a slot word points at, or None when
@@ -251,30 +269,20 @@ impl Cache {
                 if S::TAKES_VALUE { word_lines(word) * 64 } else { head_len as u64 },
             );
         }
-        // The header straight into a header (no second copy to read its fields), the
-        // namespace and key into a buffer of their own.
+        // The header straight into a header (no second copy to read its fields); the
+        // namespace and key are compared where they lie (`ring_bytes_equal`).
         let mut h = EntryHeader::default();
-        let mut names = [MaybeUninit::<u8>::uninit(); HEAD_MAX - HEADER_LEN];
-        let names_len = head_len - HEADER_LEN;
-        // SAFETY: pos + head_len <= cap, and HEADER_LEN < head_len <= HEAD_MAX because keys
-        // (never empty) and namespaces are length-checked before any lookup, so the header
-        // fills `h` (plain integers: any bytes are a valid value) and the names, names_len
-        // bytes, fit in `names`; only those initialised bytes are viewed as a slice.
-        let stored_names = unsafe {
-            self.ring.copy_head_out(
-                pos,
-                (&mut h as *mut EntryHeader).cast::<u8>(),
-                names.as_mut_ptr().cast::<u8>(),
-                names_len,
-            );
-            std::slice::from_raw_parts(names.as_ptr().cast::<u8>(), names_len)
-        };
+        // SAFETY: pos + head_len <= cap and head_len > HEADER_LEN (checked above); the header
+        // is plain integers, so any bytes are a valid value.
+        unsafe { self.ring.copy_header_out(pos, (&mut h as *mut EntryHeader).cast::<u8>()) };
         if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
             return ruled_out;
         }
-        let (stored_ns, stored_key) = stored_names.split_at(ns.len());
-        // (The root namespace is empty: skip a comparison call on every plain get.)
-        if (!ns.is_empty() && stored_ns != ns) || !same_bytes(stored_key, key) {
+        let names_pos = pos + HEADER_LEN as u64;
+        // (The root namespace is empty: skip a comparison on every plain get.)
+        if (!ns.is_empty() && !self.ring_bytes_equal(names_pos, ns))
+            || !self.ring_bytes_equal(names_pos + ns.len() as u64, key)
+        {
             return EntryRead::Other;
         }
         let value_pos = pos + head_len as u64;
@@ -408,6 +416,20 @@ impl Cache {
                 let word = self.ring.read_u64(pos);
                 std::ptr::write_unaligned(dst.cast::<u64>(), word);
                 return word;
+            }
+            if (SHORT_WORDS_MIN..=SHORT_WORDS_MAX).contains(&len) {
+                // The words short_hash takes, loaded once: stored to `dst` and hashed from the
+                // registers. Hashing them back from `dst` made loads that overlap two of these
+                // stores (where the front and back words overlap) wait for both to reach the
+                // cache: about a sixth of a cached small get's time (docs/benchmarks.md).
+                // Where two words hold the same byte, `dst` gets the back word's; both words
+                // are hashed, so a byte that changed between the two loads fails the check.
+                let words = checksum::short_words(len, |at| {
+                    let word = self.ring.read_u64(pos + at as u64);
+                    std::ptr::write_unaligned(dst.add(at).cast::<u64>(), word);
+                    u64::from_le(word)
+                });
+                return checksum::short_hash(len, &words);
             }
             self.ring.copy_out(pos, dst, len);
             checksum::value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
@@ -734,24 +756,36 @@ impl Cache {
 
 #[cfg(test)]
 mod tests {
-    use super::same_bytes;
+    use crate::engine::{Cache, Config};
 
-    /// Agrees with `==` for every length up to 40 and a difference at every position.
+    /// Agrees with `==` for every length up to 80 and a difference at every position, in the
+    /// middle of the ring and against its last bytes (where a short key takes the slow way).
     #[test]
-    fn same_bytes_is_slice_equality() {
-        for n in 0..=40usize {
+    fn ring_bytes_equal_is_slice_equality() {
+        let cache = Cache::create(&Config {
+            keys_memory_size: 1 << 16,
+            values_memory_size: 1 << 16,
+            compress_threshold: 0,
+        })
+        .unwrap();
+        let cap = cache.capacity;
+        for n in 0..=80usize {
             let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
-            assert!(same_bytes(&a, &a.clone()), "len {n}");
-            for at in 0..n {
-                for flip in [0x01u8, 0x80] {
-                    let mut b = a.clone();
-                    b[at] ^= flip;
-                    assert!(!same_bytes(&a, &b), "len {n}, byte {at} ^ {flip:#x}");
+            for at in [1000u64, cap - n as u64] {
+                // SAFETY: at + n <= cap; the test's own cache, which nobody else uses.
+                unsafe { cache.ring.copy_in(at, &a) };
+                assert!(cache.ring_bytes_equal(at, &a), "len {n} at {at}");
+                for i in 0..n {
+                    for flip in [0x01u8, 0x80] {
+                        let mut b = a.clone();
+                        b[i] ^= flip;
+                        assert!(
+                            !cache.ring_bytes_equal(at, &b),
+                            "len {n} at {at}, byte {i} ^ {flip:#x}"
+                        );
+                    }
                 }
             }
-            let mut longer = a.clone();
-            longer.push(0);
-            assert!(!same_bytes(&a, &longer) && !same_bytes(&longer, &a), "len {n} vs {}", n + 1);
         }
     }
 }
