@@ -227,15 +227,25 @@ impl Cache {
         self.prefetch_ring(pos, (HEADER_LEN + ns.len() + key.len()) as u64);
         let mut h = EntryHeader::default();
         // SAFETY: pos + HEADER_LEN <= capacity (checked above); the destination is a local header.
-        unsafe { self.ring.copy_out(pos, (&mut h as *mut EntryHeader).cast::<u8>(), HEADER_LEN) };
+        unsafe { self.ring.copy_header_out(pos, (&mut h as *mut EntryHeader).cast::<u8>()) };
         if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
             return ruled_out;
         }
-        if self.stored_key_equals(pos + HEADER_LEN as u64, ns, key) {
+        // header_rules_out checked that the whole entry, so its stored names, lies in the ring.
+        if self.names_equal(pos + HEADER_LEN as u64, ns, key) {
             EntryRead::Same(h)
         } else {
             EntryRead::Other
         }
+    }
+
+    /// Whether the stored namespace and key at `names_pos` are `ns` and `key` (the caller has
+    /// checked the stored lengths and that the names lie in the ring).
+    #[inline(always)]
+    fn names_equal(&self, names_pos: u64, ns: &[u8], key: &[u8]) -> bool {
+        // (The root namespace is empty: skip a comparison on every plain get.)
+        (ns.is_empty() || self.ring_bytes_equal(names_pos, ns))
+            && self.ring_bytes_equal(names_pos + ns.len() as u64, key)
     }
 
     /// Reads and validates the entry a slot word points at: the head (header + key) is copied
@@ -278,11 +288,7 @@ impl Cache {
         if let Some(ruled_out) = self.header_rules_out(&h, offset, pos, ns, key) {
             return ruled_out;
         }
-        let names_pos = pos + HEADER_LEN as u64;
-        // (The root namespace is empty: skip a comparison on every plain get.)
-        if (!ns.is_empty() && !self.ring_bytes_equal(names_pos, ns))
-            || !self.ring_bytes_equal(names_pos + ns.len() as u64, key)
-        {
+        if !self.names_equal(pos + HEADER_LEN as u64, ns, key) {
             return EntryRead::Other;
         }
         let value_pos = pos + head_len as u64;
