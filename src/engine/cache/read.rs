@@ -1,4 +1,5 @@
-//! Validated reads of one key: find its slot, copy its entry out of the ring, check it.
+//! Validated reads of one key: find its slot, copy its entry out of the ring (its stored key is
+//! compared where it lies), check it.
 //!
 //! Invariants:
 //! - A reader trusts nothing it copied from the ring until the entry's checksum (over header,
@@ -248,8 +249,9 @@ impl Cache {
             && self.ring_bytes_equal(names_pos + ns.len() as u64, key)
     }
 
-    /// Reads and validates the entry a slot word points at: the head (header + key) is copied
-    /// to the stack and compared with the key, the value goes to `sink`, then the checksum and
+    /// Reads and validates the entry a slot word points at: the header is copied to the stack,
+    /// the stored namespace and key are compared with the caller's in the ring (`names_equal`),
+    /// the value goes to `sink`, then the checksum and
     /// a re-check that the ring did not reuse the bytes meanwhile decide. Compressed values
     /// arrive in the sink decompressed. `key_hash` is the key's hash, which the checksum covers
     /// in place of the key's bytes once they have compared equal. A sink that takes no value
@@ -427,7 +429,8 @@ impl Cache {
                 // The words short_hash takes, loaded once: stored to `dst` and hashed from the
                 // registers. Hashing them back from `dst` made loads that overlap two of these
                 // stores (where the front and back words overlap) wait for both to reach the
-                // cache: about a sixth of a cached small get's time (docs/benchmarks.md).
+                // cache (perf put about a fifth of a cached small read's samples there;
+                // docs/benchmarks.md, "Reads that do not load back what they have just stored").
                 // Where two words hold the same byte, `dst` gets the back word's; both words
                 // are hashed, so a byte that changed between the two loads fails the check.
                 let words = checksum::short_words(len, |at| {
