@@ -3,6 +3,7 @@
 //! sink itself, native arrays into a reusable buffer that the codec decodes.
 
 use std::cell::Cell;
+use std::mem::ManuallyDrop;
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::ZendStr;
@@ -18,19 +19,27 @@ thread_local! {
 }
 
 pub struct ZvalSink {
-    string: Option<ZBox<ZendStr>>,
+    // The two fields that own something are dropped by hand (`Drop` below), so that the drop
+    // that follows every read is two tests inline rather than a call.
+    string: ManuallyDrop<Option<ZBox<ZendStr>>>,
     /// Ints, floats, null and booleans (at most 8 bytes).
     small: [u8; 8],
     small_len: Option<usize>,
     /// Taken from VALUE_BUF only when an array arrives; never shrunk, so it is usually long
     /// enough already and needs no zeroing. The value is its first `buf_len` bytes.
-    buf: Option<Vec<u8>>,
+    buf: ManuallyDrop<Option<Vec<u8>>>,
     buf_len: usize,
 }
 
 impl ZvalSink {
     pub fn new() -> ZvalSink {
-        ZvalSink { string: None, small: [0; 8], small_len: None, buf: None, buf_len: 0 }
+        ZvalSink {
+            string: ManuallyDrop::new(None),
+            small: [0; 8],
+            small_len: None,
+            buf: ManuallyDrop::new(None),
+            buf_len: 0,
+        }
     }
 
     /// The value read, as the zend_string it was copied into (strings, serialized values).
@@ -60,9 +69,23 @@ impl ZvalSink {
 impl Drop for ZvalSink {
     #[inline(always)]
     fn drop(&mut self) {
-        // (The buffer is rarely there: only after an array was read.)
-        if self.buf.is_some() {
-            self.release_buffer();
+        // A read's value has been taken by now (the string) or was never ours to keep; the
+        // buffer is there only after an array was read.
+        if self.string.is_some() || self.buf.is_some() {
+            self.drop_held();
+        }
+    }
+}
+
+impl ZvalSink {
+    #[cold]
+    #[inline(never)]
+    fn drop_held(&mut self) {
+        self.release_buffer();
+        // SAFETY: called once, from `drop`; neither field is used after it.
+        unsafe {
+            ManuallyDrop::drop(&mut self.string);
+            ManuallyDrop::drop(&mut self.buf);
         }
     }
 }
@@ -74,9 +97,9 @@ unsafe impl ValueSink for ZvalSink {
     #[inline(always)]
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8 {
         if kind == STRING || kind == SERIALIZED {
-            self.string = None;
+            *self.string = None;
             let (s, contents) = alloc_zend_string(len);
-            self.string = Some(s);
+            *self.string = Some(s);
             contents
         } else if len <= self.small.len() {
             self.small_len = Some(len);
@@ -95,7 +118,7 @@ unsafe impl ValueSink for ZvalSink {
     }
 
     fn discard(&mut self) {
-        self.string = None;
+        *self.string = None;
         self.small_len = None;
         self.buf_len = 0;
     }
