@@ -102,6 +102,8 @@ pub(crate) fn is_intact(tail: u64, offset: u64, cap: u64) -> bool {
 pub(crate) struct RingView {
     base: *mut u8,
     cap: u64,
+    /// `copy_in` copies values at least this long with non-temporal stores (usize::MAX: never).
+    stream_from: usize,
 }
 
 // SAFETY: the view only names shared memory; every access through it is atomic (see above).
@@ -113,7 +115,15 @@ impl RingView {
     /// # Safety
     /// `base` must point at `cap` bytes that stay mapped as long as the view is used.
     pub unsafe fn new(base: *mut u8, cap: u64) -> RingView {
-        RingView { base, cap }
+        RingView { base, cap, stream_from: stream_threshold(cap) }
+    }
+
+    /// The view with long values streamed from `len` bytes on (at least 128), whatever the
+    /// ring's size, for tests of `copy_in`'s streaming path on a small ring.
+    #[cfg(all(test, target_arch = "x86_64"))]
+    fn streaming_from(self, len: usize) -> RingView {
+        assert!(len >= 128);
+        RingView { stream_from: len, ..self }
     }
 
     /// Copies `len` ring bytes at position `pos` into `dst`, which is private memory of this
@@ -160,8 +170,14 @@ impl RingView {
     #[inline(always)]
     pub unsafe fn copy_in(&self, pos: u64, src: &[u8]) {
         debug_assert!(pos + src.len() as u64 <= self.cap);
-        // SAFETY: the destination range lies in the ring (the caller's contract) and `src` is
-        // this process's own memory; see racy_copy.
+        // SAFETY (both): the destination range lies in the ring (the caller's contract) and
+        // `src` is this process's own memory; see racy_copy.
+        #[cfg(target_arch = "x86_64")]
+        if src.len() >= self.stream_from {
+            return unsafe {
+                racy_copy_streaming(src.as_ptr(), self.base.add(pos as usize), src.len())
+            };
+        }
         unsafe { racy_copy(src.as_ptr(), self.base.add(pos as usize), src.len()) }
     }
 
@@ -266,6 +282,113 @@ impl RingView {
 /// CPUs without fast short `rep movsb`.
 #[cfg(target_arch = "x86_64")]
 const REP_MOVSB_MIN: usize = 8192;
+
+/// Values at least this long are written into the ring with non-temporal stores
+/// (`racy_copy_streaming`) where the ring is at least half the CPU's last-level cache. Half the
+/// L1 data cache of the CPUs measured: shorter values are left to ordinary stores, as they push
+/// out little. Not tuned; what 50 KB values gained is in docs/benchmarks.md.
+const STREAM_MIN: usize = 16384;
+
+/// The last-level cache assumed where the system does not say (the L3 of the CPUs measured).
+const DEFAULT_LAST_LEVEL_CACHE: u64 = 32 << 20;
+
+/// From which length `copy_in` streams into a ring of `cap` bytes: STREAM_MIN where the ring
+/// is at least half the last-level cache, which it shares with the key table, PHP and every
+/// other process, so that a long value lands on lines the caches no longer hold; never in a
+/// smaller ring, whose lines ordinary stores find there. Measured with 50 KB values and a
+/// 32 MB L3 (docs/benchmarks.md): with an 11 MB ring a set and the get after it were faster
+/// with ordinary stores, with a 16 MB one sets and deletes were faster streamed.
+fn stream_threshold(cap: u64) -> usize {
+    if cfg!(target_arch = "x86_64") && cap >= last_level_cache_bytes() / 2 {
+        STREAM_MIN
+    } else {
+        usize::MAX
+    }
+}
+
+/// The size of the largest CPU cache, as Linux's sysfs gives it for cpu0 (`size` of the
+/// highest `level` under `cache/index*`, such as "32768K"); DEFAULT_LAST_LEVEL_CACHE where it
+/// cannot be read. (glibc's `sysconf(_SC_LEVEL3_CACHE_SIZE)` was seen giving ten times the
+/// size sysfs gives in a KVM guest, so it is not used.)
+fn last_level_cache_bytes() -> u64 {
+    let read = |index: u32, file: &str| {
+        std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/cache/index{index}/{file}"))
+            .ok()
+    };
+    (0..8)
+        .map_while(|i| {
+            let level: u32 = read(i, "level")?.trim().parse().ok()?;
+            Some((level, parse_cache_size(&read(i, "size")?)?))
+        })
+        .max()
+        .map_or(DEFAULT_LAST_LEVEL_CACHE, |(_, bytes)| bytes)
+}
+
+/// "32768K", "1M", "512" (bytes) as sysfs writes a cache's size.
+fn parse_cache_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (digits, unit) = match text.as_bytes().last()? {
+        b'K' => (&text[..text.len() - 1], 1 << 10),
+        b'M' => (&text[..text.len() - 1], 1 << 20),
+        b'G' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(unit)
+}
+
+/// `racy_copy` into the ring of a long value. The ring goes round the whole value memory, so a
+/// long value lands on lines no cache holds: ordinary stores first load each line from memory
+/// and then push out of the caches what was there (the key table, the entries being read, the
+/// heads just written), only for the value to be read, if ever, long after it has been pushed
+/// out itself. Non-temporal stores write whole lines straight to memory. The partial lines at
+/// either end (the first is shared with the entry's head) take ordinary stores.
+///
+/// Non-temporal stores are the one kind of x86 store that may pass an earlier store, so two
+/// orderings are kept by hand. Before: none can pass the locked compare-and-swap that reserved
+/// these bytes (no write passes a locked instruction), so a reader that sees one of them sees
+/// the moved tail, as for ordinary stores. After: the `sfence` makes every byte visible before
+/// any later store, such as the compare-and-swap that publishes the entry.
+///
+/// # Safety
+/// As `racy_copy`, with `len >= 128`.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+unsafe fn racy_copy_streaming(src: *const u8, dst: *mut u8, len: usize) {
+    debug_assert!(len >= 128);
+    let head = (64 - (dst as usize & 63)) & 63;
+    let body = (len - head) & !63;
+    // SAFETY: the caller's contract: [0, head), [head, head + body) and [head + body, len) lie
+    // within both ranges; dst + head is 64-byte aligned, as movntdq needs (16 would do), and
+    // body is a non-zero multiple of 64 (len >= 128 > head + 63).
+    unsafe {
+        racy_copy(src, dst, head);
+        std::arch::asm!(
+            "2:",
+            "movdqu xmm0, [{src}]",
+            "movdqu xmm1, [{src} + 16]",
+            "movdqu xmm2, [{src} + 32]",
+            "movdqu xmm3, [{src} + 48]",
+            "movntdq [{dst}], xmm0",
+            "movntdq [{dst} + 16], xmm1",
+            "movntdq [{dst} + 32], xmm2",
+            "movntdq [{dst} + 48], xmm3",
+            "add {src}, 64",
+            "add {dst}, 64",
+            "sub {n}, 64",
+            "jnz 2b",
+            "sfence",
+            src = inout(reg) src.add(head) => _,
+            dst = inout(reg) dst.add(head) => _,
+            n = inout(reg) body => _,
+            out("xmm0") _,
+            out("xmm1") _,
+            out("xmm2") _,
+            out("xmm3") _,
+            options(nostack),
+        );
+        racy_copy(src.add(head + body), dst.add(head + body), len - head - body);
+    }
+}
 
 /// Copies `len` bytes from `src` to `dst` inside one assembly block (see `RingView`), so that
 /// one side may be shared memory that other processes access at the same time.
@@ -723,8 +846,11 @@ mod tests {
         if std::arch::is_x86_feature_detected!("avx2") {
             routines.push(("avx2", super::racy_copy_avx2, 65));
         }
+        routines.push(("streaming", super::racy_copy_streaming, 128));
         for (name, copy, min) in routines {
-            for len in (min..=1100).chain([4095, 4096, 4097, 8191, 8192, 8193, 20_000]) {
+            for len in (min..=1100)
+                .chain([4095, 4096, 4097, 8191, 8192, 8193, 16_383, 16_384, 16_385, 20_000])
+            {
                 for align in [0usize, 1, 9] {
                     let src: Vec<u8> =
                         (0..len + align).map(|i| (i * 89 % 253) as u8 ^ 0x3c).collect();
@@ -745,6 +871,30 @@ mod tests {
         }
     }
 
+    /// The streaming copy splits its destination at line boundaries: at every one of the 64
+    /// places in a line where a destination can start, the bytes arrive exactly, and none
+    /// outside the range is touched.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_streaming_copy_is_exact_wherever_its_destination_starts() {
+        for len in [128usize, 129, 191, 192, 255, 16_384, 20_001] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 ^ 0x6b).collect();
+            let mut buf = vec![0u8; len + 3 * 64];
+            let base = (64 - (buf.as_ptr() as usize & 63)) & 63;
+            for start in 0..64 {
+                buf.fill(0x5c);
+                let at = base + 64 + start;
+                // SAFETY: buf holds at + len + 64 bytes at least; src len bytes; distinct.
+                unsafe { super::racy_copy_streaming(src.as_ptr(), buf.as_mut_ptr().add(at), len) };
+                assert_eq!(&buf[at..at + len], &src[..], "{len} bytes at line offset {start}");
+                assert!(
+                    buf[..at].iter().chain(&buf[at + len..]).all(|&b| b == 0x5c),
+                    "{len} bytes at line offset {start}: wrote outside"
+                );
+            }
+        }
+    }
+
     #[test]
     fn copies_move_exactly_the_bytes_asked_for() {
         const GUARD: usize = 64;
@@ -753,15 +903,25 @@ mod tests {
         };
         let lengths = (0..=300)
             .chain((301..9000).step_by(37))
-            .chain([4095, 4096, 4097, 8191, 8192, 8193, 65_536]);
+            .chain([4095, 4096, 4097, 8191, 8192, 8193, 16_383, 16_384, 16_385, 65_536]);
         let mut ring = vec![0u8; 65_536 + 2 * GUARD + 16];
-        for len in lengths {
+        // The view as a ring this small has it (ordinary stores), and on x86_64 also with
+        // every value of 128 bytes or more streamed (`racy_copy_streaming`).
+        let streamed: &[Option<usize>] =
+            if cfg!(target_arch = "x86_64") { &[None, Some(128)] } else { &[None] };
+        for (len, &stream) in lengths.flat_map(|len| streamed.iter().map(move |s| (len, s))) {
             for align in [0usize, 1, 7, 8, 13] {
                 let pos = (GUARD + align) as u64;
                 let src = pattern(len, align);
                 ring.fill(0xc3);
                 // SAFETY: `ring` outlives the view and holds pos + len + GUARD bytes.
                 let view = unsafe { RingView::new(ring.as_mut_ptr(), ring.len() as u64) };
+                let _ = stream;
+                #[cfg(target_arch = "x86_64")]
+                let view = match stream {
+                    Some(from) => view.streaming_from(from),
+                    None => view,
+                };
                 // SAFETY: pos + len <= cap; nobody else uses `ring` or `out`.
                 unsafe { view.copy_in(pos, &src) };
                 let mut out = vec![0xa5u8; len + 2 * GUARD];
@@ -817,6 +977,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn cache_sizes_parse_as_sysfs_writes_them() {
+        assert_eq!(super::parse_cache_size("32768K\n"), Some(32 << 20));
+        assert_eq!(super::parse_cache_size("1M"), Some(1 << 20));
+        assert_eq!(super::parse_cache_size("2G"), Some(2 << 30));
+        assert_eq!(super::parse_cache_size("512"), Some(512));
+        assert_eq!(super::parse_cache_size(""), None);
+        assert_eq!(super::parse_cache_size("K"), None);
+        assert_eq!(super::parse_cache_size("12X"), None);
+    }
+
+    /// A ring smaller than half the last-level cache is never streamed into; from half of it
+    /// on values from STREAM_MIN on are (x86_64 only).
+    #[test]
+    fn only_rings_of_half_the_last_level_cache_or_more_are_streamed_into() {
+        let llc = super::last_level_cache_bytes();
+        assert!(llc >= 1 << 16, "last-level cache of {llc} bytes");
+        assert_eq!(super::stream_threshold(llc / 2 - 1), usize::MAX);
+        assert_eq!(super::stream_threshold(1 << 16), usize::MAX);
+        let expect = if cfg!(target_arch = "x86_64") { super::STREAM_MIN } else { usize::MAX };
+        assert_eq!(super::stream_threshold(llc / 2), expect);
+        assert_eq!(super::stream_threshold(1 << 40), expect);
     }
 
     #[test]
