@@ -170,15 +170,29 @@ impl RingView {
     #[inline(always)]
     pub unsafe fn copy_in(&self, pos: u64, src: &[u8]) {
         debug_assert!(pos + src.len() as u64 <= self.cap);
-        // SAFETY (both): the destination range lies in the ring (the caller's contract) and
-        // `src` is this process's own memory; see racy_copy.
+        // SAFETY: the destination range lies in the ring (the caller's contract) and `src` is
+        // this process's own memory; see racy_copy.
+        unsafe { racy_copy(src.as_ptr(), self.base.add(pos as usize), src.len()) }
+    }
+
+    /// `copy_in` of an entry's value, which may be long: from `stream_from` bytes on it is
+    /// written with non-temporal stores (`racy_copy_streaming`). Only values take the test;
+    /// namespaces and keys are short.
+    ///
+    /// # Safety
+    /// As `copy_in`.
+    #[inline(always)]
+    pub unsafe fn copy_value_in(&self, pos: u64, src: &[u8]) {
+        debug_assert!(pos + src.len() as u64 <= self.cap);
         #[cfg(target_arch = "x86_64")]
         if src.len() >= self.stream_from {
+            // SAFETY: as copy_in; stream_from is at least 128 (STREAM_MIN, or a test's).
             return unsafe {
                 racy_copy_streaming(src.as_ptr(), self.base.add(pos as usize), src.len())
             };
         }
-        unsafe { racy_copy(src.as_ptr(), self.base.add(pos as usize), src.len()) }
+        // SAFETY: the caller's contract (copy_in's).
+        unsafe { self.copy_in(pos, src) }
     }
 
     /// Stores eight words (an entry header) at `pos`, straight from registers: copying them
@@ -923,7 +937,7 @@ mod tests {
                     None => view,
                 };
                 // SAFETY: pos + len <= cap; nobody else uses `ring` or `out`.
-                unsafe { view.copy_in(pos, &src) };
+                unsafe { view.copy_value_in(pos, &src) };
                 let mut out = vec![0xa5u8; len + 2 * GUARD];
                 // SAFETY: as above; `out` has room for GUARD + len + GUARD bytes.
                 unsafe { view.copy_out(pos, out.as_mut_ptr().add(GUARD), len) };

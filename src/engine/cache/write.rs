@@ -532,7 +532,7 @@ impl Cache {
             if in_place {
                 self.write_in_place(value_pos, d.stored, offset, key_hash);
             } else {
-                self.ring.copy_in(value_pos, d.stored);
+                self.ring.copy_value_in(value_pos, d.stored);
             }
         }
         Some(offset)
