@@ -1,8 +1,8 @@
-//! The hand-written call handlers (see `handler`) of the eight hottest shmcache calls, as
-//! functions and as `ShmCache` methods: get, set, add, replace, incr, decr, delete and exists.
-//! Each serves the call when its argument count is right and its int argument (`$ttl`,
-//! `$step`) is not null, with the same `ops` code the generated handler calls; every other
-//! call goes to the generated handler.
+//! The hand-written call handlers (see `handler`) of the nine hottest shmcache calls, as
+//! functions and as `ShmCache` methods: get, set, add, replace, incr, decr, cas, delete and
+//! exists. Each serves the call when its argument count is right and its int arguments
+//! (`$ttl`, `$step`, `$old`, `$new`) are not null, with the same `ops` code the generated
+//! handler calls; every other call goes to the generated handler.
 
 use ext_php_rs::ffi::{zend_execute_data, zval, HashTable};
 
@@ -46,6 +46,13 @@ fn incr(c: &mut Call<'_>, ns: &Namespace, func: &str, negate: bool) -> Served<Wr
     let key = c.arg(0).ok_or(Declined)?;
     let out = c.retval();
     Ok(Some(ops::incr_into(ns, func, key, step, negate, out).map(|()| Written)))
+}
+
+#[inline(always)]
+fn cas(c: &mut Call<'_>, ns: &Namespace, func: &str) -> Served<Flag> {
+    c.count(3, 3)?;
+    let (old, new) = (int_arg(c, 1, 0)?, int_arg(c, 2, 0)?);
+    Ok(Some(ops::cas(ns, func, c.arg(0).ok_or(Declined)?, old, new).map(Flag)))
 }
 
 #[inline(always)]
@@ -126,6 +133,9 @@ handlers!(function_incr, method_incr, "shmcache_incr", "ShmCache::incr", |c, ns,
 handlers!(function_decr, method_decr, "shmcache_decr", "ShmCache::decr", |c, ns, name| incr(
     c, ns, name, true
 ));
+handlers!(function_cas, method_cas, "shmcache_cas", "ShmCache::cas", |c, ns, name| cas(
+    c, ns, name
+));
 handlers!(function_delete, method_delete, "shmcache_delete", "ShmCache::delete", |c, ns, name| {
     delete(c, ns, name)
 });
@@ -138,7 +148,7 @@ pub(super) fn install(functions: *const HashTable) {
     let class = ShmCache::class_entry();
     let methods = std::ptr::addr_of!(class.function_table);
     type Swap = (&'static str, Handler, &'static Generated);
-    let pairs: [(Swap, Swap); 8] = [
+    let pairs: [(Swap, Swap); 9] = [
         (
             ("shmcache_get", function_get, &function_get::GENERATED),
             ("get", method_get, &method_get::GENERATED),
@@ -162,6 +172,10 @@ pub(super) fn install(functions: *const HashTable) {
         (
             ("shmcache_decr", function_decr, &function_decr::GENERATED),
             ("decr", method_decr, &method_decr::GENERATED),
+        ),
+        (
+            ("shmcache_cas", function_cas, &function_cas::GENERATED),
+            ("cas", method_cas, &method_cas::GENERATED),
         ),
         (
             ("shmcache_delete", function_delete, &function_delete::GENERATED),
