@@ -102,7 +102,8 @@ pub(crate) fn is_intact(tail: u64, offset: u64, cap: u64) -> bool {
 pub(crate) struct RingView {
     base: *mut u8,
     cap: u64,
-    /// `copy_in` copies values at least this long with non-temporal stores (usize::MAX: never).
+    /// `copy_value_in` writes values at least this long with non-temporal stores (usize::MAX:
+    /// never).
     stream_from: usize,
 }
 
@@ -119,7 +120,7 @@ impl RingView {
     }
 
     /// The view with long values streamed from `len` bytes on (at least 128), whatever the
-    /// ring's size, for tests of `copy_in`'s streaming path on a small ring.
+    /// ring's size, for tests of `copy_value_in`'s streaming path on a small ring.
     #[cfg(all(test, target_arch = "x86_64"))]
     fn streaming_from(self, len: usize) -> RingView {
         assert!(len >= 128);
@@ -306,7 +307,7 @@ const STREAM_MIN: usize = 16384;
 /// The last-level cache assumed where the system does not say (the L3 of the CPUs measured).
 const DEFAULT_LAST_LEVEL_CACHE: u64 = 32 << 20;
 
-/// From which length `copy_in` streams into a ring of `cap` bytes: STREAM_MIN where the ring
+/// From which length `copy_value_in` streams into a ring of `cap` bytes: STREAM_MIN where the ring
 /// is at least half the last-level cache, which it shares with the key table, PHP and every
 /// other process, so that a long value lands on lines the caches no longer hold; never in a
 /// smaller ring, whose lines ordinary stores find there. Measured with 50 KB values and a
