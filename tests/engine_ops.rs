@@ -555,6 +555,46 @@ fn get_each_stops_where_deliver_says_and_counts_only_what_it_read() {
     assert_eq!(c.stats().hits - before, 3);
 }
 
+/// What `deliver` does to the keys still waiting in the batch happens before they are read: a
+/// batch locates its keys' entries ahead of reading them, and must not read a located entry
+/// that a delete, a set or a flush has since replaced (unserialize() of one value runs user
+/// code, which may change the keys after it).
+#[test]
+fn get_each_reads_what_deliver_changed_in_the_keys_after_it() {
+    let c = small();
+    let root = Namespace::root();
+    let keys: Vec<Vec<u8>> = (0..8).map(|i| format!("w{i}").into_bytes()).collect();
+    for k in &keys {
+        assert!(c.set(&root, k, STR, &[k.as_slice(), b":old"].concat(), 0).unwrap());
+    }
+    let mut seen = Vec::new();
+    c.get_each(&root, keys.iter().cloned(), &mut Vec::new(), |key, hit, sink| {
+        seen.push((key.clone(), hit.map(|_| std::mem::take(sink))));
+        if key == b"w0" {
+            assert!(c.delete(&root, b"w1").unwrap());
+            assert!(c.set(&root, b"w2", STR, b"new", 0).unwrap());
+            assert!(c.set(&root, b"w3", STR, &[b'n'; 300], 0).unwrap());
+            assert!(c.set(&root, b"w4", STR, b"gone soon", -1).unwrap());
+        }
+        if key == b"w5" {
+            c.flush_all();
+        }
+        true
+    })
+    .unwrap();
+    let expected: Vec<(Vec<u8>, Option<Vec<u8>>)> = vec![
+        (b"w0".to_vec(), Some(b"w0:old".to_vec())),
+        (b"w1".to_vec(), None),
+        (b"w2".to_vec(), Some(b"new".to_vec())),
+        (b"w3".to_vec(), Some(vec![b'n'; 300])),
+        (b"w4".to_vec(), None),
+        (b"w5".to_vec(), Some(b"w5:old".to_vec())),
+        (b"w6".to_vec(), None),
+        (b"w7".to_vec(), None),
+    ];
+    assert_eq!(seen, expected);
+}
+
 #[test]
 fn get_each_refuses_a_bad_key_with_an_error() {
     let c = small();

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::read::{prefetch, ReadOutcome};
+use super::read::{prefetch, EntryRead, Lookup, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
@@ -19,6 +19,15 @@ use crate::engine::stats::Counter;
 
 /// How many keys a batched read (get_each) requests from memory together.
 const BATCH_GROUP: usize = 8;
+
+/// Where the entry a home-bucket slot word points at lies, as a batch's prefetch found it.
+#[derive(Clone, Copy)]
+pub(super) struct Located {
+    slot: usize,
+    word: u64,
+    offset: u64,
+    pos: u64,
+}
 
 /// Hits, misses and expiries of a batch of reads, added to the shared counters once at the end
 /// (each shared add is an atomic instruction).
@@ -117,13 +126,13 @@ impl Cache {
             if len == 0 {
                 break;
             }
-            for (_, probe) in group[..len].iter().flatten() {
-                self.prefetch_entries(probe);
+            let mut located: [Option<Located>; BATCH_GROUP] = Default::default();
+            for (at, (_, probe)) in located.iter_mut().zip(group[..len].iter().flatten()) {
+                *at = self.prefetch_entries(probe);
             }
-            for place in group[..len].iter_mut() {
+            for (place, at) in group[..len].iter_mut().zip(located) {
                 let Some((key, probe)) = place.take() else { continue };
-                let outcome =
-                    self.read_probed::<S, true>(&probe, ns, key.as_ref(), generation, sink);
+                let outcome = self.read_located(&probe, at, ns, key.as_ref(), generation, sink);
                 tally.add(&outcome);
                 if !deliver(key, outcome.kind(), sink) {
                     break 'groups;
@@ -138,8 +147,9 @@ impl Cache {
     }
 
     /// Requests the ring lines of the entry of the home-bucket word that carries this probe's
-    /// tag (a key living away is read without this head start).
-    pub(super) fn prefetch_entries(&self, probe: &Probe) {
+    /// tag (a key living away is read without this head start), and says where that entry is,
+    /// for `read_located`.
+    pub(super) fn prefetch_entries(&self, probe: &Probe) -> Option<Located> {
         let index = self.index();
         let first = probe.buckets[0] as usize * WORDS_PER_BUCKET;
         for slot in first..first + SLOTS_PER_BUCKET {
@@ -149,12 +159,43 @@ impl Cache {
                 // one is enough.
                 let tail = self.tail();
                 let offset = word_offset(word, tail);
-                if ring::is_intact(tail, offset, self.capacity) {
-                    self.prefetch_ring(self.ring_size.pos(offset), word_lines(word) * 64);
+                if !ring::is_intact(tail, offset, self.capacity) {
+                    return None;
                 }
-                return;
+                let pos = self.ring_size.pos(offset);
+                self.prefetch_ring(pos, word_lines(word) * 64);
+                return Some(Located { slot, word, offset, pos });
             }
         }
+        None
+    }
+
+    /// One read of a batch: from the entry `prefetch_entries` located, when its slot still
+    /// holds the same word and the entry is this key's, without looking through the bucket and
+    /// locating the entry again; else (another key's tag, a slot changed since, a damaged or
+    /// missing entry) as any read. Either way the slot's word is loaded during the call and the
+    /// entry validated as `read_full` validates it.
+    #[inline(always)]
+    fn read_located<S: ValueSink>(
+        &self,
+        probe: &Probe,
+        at: Option<Located>,
+        ns: &Namespace,
+        key: &[u8],
+        generation: Option<u64>,
+        sink: &mut S,
+    ) -> ReadOutcome {
+        if let Some(Located { slot, word, offset, pos }) = at {
+            if self.index().load(slot, Ordering::Acquire) == word {
+                if let EntryRead::Same(header) =
+                    self.read_full_at::<S, true>(word, offset, pos, &ns.name, key, probe.hash, sink)
+                {
+                    let found = Lookup::Present { slot, word, header, damaged: false };
+                    return self.outcome_of(found, generation, sink);
+                }
+            }
+        }
+        self.read_probed::<S, true>(probe, ns, key, generation, sink)
     }
 
     /// Requests the key's home bucket: one line, all a read needs unless the key lives away.

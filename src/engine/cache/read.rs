@@ -267,6 +267,24 @@ impl Cache {
         sink: &mut S,
     ) -> EntryRead {
         let Some((offset, pos)) = self.locate(word) else { return EntryRead::Other };
+        self.read_full_at::<S, PREFETCHED>(word, offset, pos, ns, key, key_hash, sink)
+    }
+
+    /// `read_full` of a slot word already located: `offset` and `pos` are `locate(word)`'s,
+    /// taken at any time since the word was loaded (the header's offset and the re-check of
+    /// the ring after the copy judge the entry, not the tail seen when locating it).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn read_full_at<S: ValueSink, const PREFETCHED: bool>(
+        &self,
+        word: u64,
+        offset: u64,
+        pos: u64,
+        ns: &[u8],
+        key: &[u8],
+        key_hash: u64,
+        sink: &mut S,
+    ) -> EntryRead {
         let head_len = HEADER_LEN + ns.len() + key.len();
         // Entries never straddle the ring's end: this key's entry can't start here, so the slot
         // is another key's with the same tag (a shorter key fits where this one would not).
@@ -674,7 +692,20 @@ impl Cache {
         generation: Option<u64>,
         sink: &mut S,
     ) -> ReadOutcome {
-        match self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink) {
+        let lookup = self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink);
+        self.outcome_of(lookup, generation, sink)
+    }
+
+    /// What a read's lookup means for the caller: a hit only for a live entry (the sink is
+    /// emptied otherwise); a damaged entry is unlinked on the way.
+    #[inline(always)]
+    pub(super) fn outcome_of<S: ValueSink>(
+        &self,
+        lookup: Lookup,
+        generation: Option<u64>,
+        sink: &mut S,
+    ) -> ReadOutcome {
+        match lookup {
             Lookup::Present { header, damaged: false, .. } => {
                 let liveness = self.liveness(&header, generation);
                 if liveness == Liveness::Live {
