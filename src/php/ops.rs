@@ -401,6 +401,8 @@ impl AsRef<[u8]> for CallerKey<'_> {
     }
 }
 
+// Inlined into its handler, with the engine call under it: set 1424 -> 1378 instructions (callgrind).
+#[inline(always)]
 pub fn store(
     ns: &Namespace,
     func: &str,
@@ -507,6 +509,8 @@ pub fn store_multi(
     Ok(failed)
 }
 
+// Inlined into its handler, with the engine call under it: cas 1001 -> 982 instructions (callgrind).
+#[inline(always)]
 pub fn cas(ns: &Namespace, func: &str, key: &Zval, old: IntArg, new: IntArg) -> PhpResult<bool> {
     let key_zval = key;
     let key = match plain_string_key(key) {
@@ -535,6 +539,8 @@ pub fn incr(ns: &Namespace, func: &str, key: &Zval, step: IntArg, negate: bool) 
 }
 
 /// `incr`, its result (the new value or false) written into `out` (null).
+// Inlined into its handler, with the engine call under it: incr 926 -> 908 instructions (callgrind).
+#[inline(always)]
 pub fn incr_into(
     ns: &Namespace,
     func: &str,
@@ -611,6 +617,8 @@ fn seconds_left(expires_at: u64) -> i64 {
     i64::try_from(expires_at.saturating_sub(now).max(1)).unwrap_or(i64::MAX)
 }
 
+// Inlined into its handler, with the engine call under it: a delete and an add 1060 -> 1008 instructions (callgrind).
+#[inline(always)]
 pub fn delete(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
     let key_zval = key;
     let key = match plain_string_key(key) {
