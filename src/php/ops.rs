@@ -18,7 +18,7 @@ use super::sink::ZvalSink;
 use super::tier;
 use super::warn;
 use super::zalloc::alloc_zend_string;
-use crate::engine::{string_hash, Cache, Error, Namespace, ValueKind, ValueSink, WriteMode};
+use crate::engine::{Cache, Error, Namespace, ValueKind, ValueSink, WriteMode};
 use crate::tier::Near;
 
 /// An engine error as PHP sees it: a caller's bad key is a ValueError, any other refusal (a
@@ -147,15 +147,9 @@ fn fetch_from_redis_into(
 }
 
 /// `fetch_into` from this region only, also in tiered mode (the apcu_* functions: APCu has
-/// no shared tier).
-#[inline(always)]
-pub(super) fn fetch_local_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult<bool> {
-    fetch_local_hashed_into(ns, key, string_hash(key), out)
-}
-
-/// `fetch_local_into` of a key whose string hash the caller has (`args::key_string_hash`).
+/// no shared tier), of a key whose string hash the caller has (`args::key_string_hash`).
 #[inline]
-fn fetch_local_hashed_into(
+pub(super) fn fetch_local_hashed_into(
     ns: &Namespace,
     key: &[u8],
     key_string_hash: u64,

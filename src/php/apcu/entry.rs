@@ -12,7 +12,7 @@ use super::lease::{
     LEASE_SECONDS,
 };
 use super::params::{arg, string_param};
-use super::store::{fetch_one, store_one};
+use super::store::{fetch_one, store_one, ApcuKey};
 use crate::engine::ValueKind;
 use crate::php::args::{IntArg, KeyArg};
 use crate::php::codec;
@@ -29,7 +29,7 @@ fn generate(key: &[u8], generator: &ZendCallable, ttl: i64) -> PhpResult<Zval> {
         return Ok(Zval::new());
     };
     // As APCu: added, so a value stored meanwhile by apcu_store() is not overwritten.
-    store_one(key, &value, ttl, true, &arg("apcu_entry", 2, "callback"))?;
+    store_one(ApcuKey::bytes(key), &value, ttl, true, &arg("apcu_entry", 2, "callback"))?;
     Ok(value)
 }
 
@@ -57,7 +57,7 @@ pub fn apcu_entry(key: KeyArg, callback: ZendCallable, ttl: IntArg) -> PhpResult
     let mut pause = Duration::from_millis(1);
     loop {
         let mut out = Zval::new();
-        if fetch_one(&key, &mut out)? {
+        if fetch_one(ApcuKey::bytes(&key), &mut out)? {
             return Ok(out);
         }
         match cache.add(
@@ -71,7 +71,7 @@ pub fn apcu_entry(key: KeyArg, callback: ZendCallable, ttl: IntArg) -> PhpResult
                 HELD_LEASES.with(|held| held.borrow_mut().push(lease.clone()));
                 // Stored between our look and the lease: no need to run the generator.
                 let mut out = Zval::new();
-                let result = if fetch_one(&key, &mut out)? {
+                let result = if fetch_one(ApcuKey::bytes(&key), &mut out)? {
                     Ok(out)
                 } else {
                     generate(&key, &callback, ttl)

@@ -10,7 +10,7 @@ use super::iterator;
 use super::params::{arg, converted_key, false_zval, string_param};
 use super::store::{
     apcu_namespace, delete_one, empty_key_namespace, exists_one, failed_with_warning, fetch_one,
-    locate, store_one, update,
+    locate, store_one, update, ApcuKey,
 };
 use crate::php::args::{Found, IntArg, KeyArg};
 use crate::php::hash::{self, Key};
@@ -35,7 +35,7 @@ fn store(
                 Key::Str(s) => Cow::Borrowed(s.as_bytes()),
                 Key::Index(i) => Cow::Owned(i.to_string().into_bytes()),
             };
-            if !store_one(&bytes, v.dereference(), ttl, exclusive, &what)? {
+            if !store_one(ApcuKey::bytes(&bytes), v.dereference(), ttl, exclusive, &what)? {
                 let mut minus_one = Zval::new();
                 minus_one.set_long(-1);
                 match k {
@@ -50,7 +50,7 @@ fn store(
     }
     let mut z = Zval::new();
     match (key.zend_str(), value) {
-        (Some(k), Some(v)) => z.set_bool(store_one(k.as_bytes(), v, ttl, exclusive, &what)?),
+        (Some(k), Some(v)) => z.set_bool(store_one(ApcuKey::string(k), v, ttl, exclusive, &what)?),
         // No value: nothing to store.
         (Some(_), None) => z.set_bool(false),
         (None, _) => {
@@ -89,7 +89,7 @@ pub fn apcu_fetch(key: &Zval, mut success: Found) -> PhpResult<Zval> {
                 continue;
             };
             let mut v = Zval::new();
-            if fetch_one(s.as_bytes(), &mut v)? {
+            if fetch_one(ApcuKey::string(s), &mut v)? {
                 hash::str_update(&mut out, s, &mut v);
                 std::mem::forget(v);
             }
@@ -101,7 +101,7 @@ pub fn apcu_fetch(key: &Zval, mut success: Found) -> PhpResult<Zval> {
     }
     let Some(bytes) = converted_key(key) else { return Ok(Zval::new()) };
     let mut out = Zval::new();
-    let hit = fetch_one(&bytes, &mut out)?;
+    let hit = fetch_one(ApcuKey::bytes(&bytes), &mut out)?;
     success.set(hit);
     Ok(if hit { out } else { false_zval() })
 }
@@ -140,14 +140,14 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
     let key = key.dereference();
     let mut z = Zval::new();
     if let Some(s) = key.zend_str() {
-        z.set_bool(cache().is_some_and(|c| delete_one(c, s.as_bytes())));
+        z.set_bool(cache().is_some_and(|c| delete_one(c, ApcuKey::string(s))));
     } else if let Some(keys) = key.array() {
         // The keys that were not deleted (not a string, or not there) come back as a list.
         let mut failed = ZendHashTable::new();
         for (_, k) in hash::elements(keys) {
             let k = k.dereference();
             let deleted = match k.zend_str() {
-                Some(s) => cache().is_some_and(|c| delete_one(c, s.as_bytes())),
+                Some(s) => cache().is_some_and(|c| delete_one(c, ApcuKey::string(s))),
                 None => {
                     warning(EXPECTS);
                     false
@@ -164,7 +164,7 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
                 let keys = iterator.keys_to_delete()?;
                 if let Some(cache) = cache() {
                     for k in keys {
-                        delete_one(cache, &k);
+                        delete_one(cache, ApcuKey::bytes(&k));
                     }
                 }
                 z.set_bool(true);
@@ -200,7 +200,7 @@ fn inc_dec(
     let step = step.value(&arg(func, 2, "step"))?;
     let ttl = ttl.value(&arg(func, 4, "ttl"))?;
     let delta = if negate { step.wrapping_neg() } else { step };
-    let result = update(&key, delta, ttl);
+    let result = update(ApcuKey::bytes(&key), delta, ttl);
     success.set(result.is_some());
     let mut z = Zval::new();
     match result {

@@ -9,7 +9,7 @@ use ext_php_rs::ffi::{zend_execute_data, zval, HashTable};
 use ext_php_rs::types::Zval;
 
 use super::params::arg;
-use super::store::{delete_one, fetch_one, store_one, update};
+use super::store::{delete_one, fetch_one, store_one, update, ApcuKey};
 use crate::php::args::Found;
 use crate::php::codec;
 use crate::php::handler::{
@@ -46,8 +46,8 @@ fn plain_int(c: &Call<'_>, n: usize, default: i64) -> Result<i64, Declined> {
 }
 
 /// The key argument when it is a string (dereferenced, as the generated handlers take it).
-fn string_key<'a>(c: &Call<'a>) -> Result<&'a [u8], Declined> {
-    c.arg(0).and_then(|z| z.zend_str()).map(|s| s.as_bytes()).ok_or(Declined)
+fn string_key<'a>(c: &Call<'a>) -> Result<ApcuKey<'a>, Declined> {
+    c.arg(0).and_then(|z| z.zend_str()).map(ApcuKey::string).ok_or(Declined)
 }
 
 unsafe extern "C" fn fetch(ex: *mut zend_execute_data, retval: *mut zval) {

@@ -2,10 +2,11 @@
 //! (the functions, the hand-written handlers, `apcu_entry`, the iterator).
 
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendStr, Zval};
 use std::sync::OnceLock;
 
-use crate::engine::{Cache, Error, Namespace, ValueKind, MAX_KEY_LEN};
+use crate::engine::{string_hash, Cache, Error, Namespace, ValueKind, WriteMode, MAX_KEY_LEN};
+use crate::php::args::zend_str_hash;
 use crate::php::region::cache;
 use crate::php::warn::warning;
 use crate::php::{codec, ops};
@@ -34,6 +35,42 @@ pub(super) fn locate(key: &[u8]) -> (&'static Namespace, &[u8]) {
     }
 }
 
+/// An APCu key as a function was given it: its bytes and, when it came as a PHP string, that
+/// string, whose hash PHP keeps in it (so a call does not hash the key again).
+#[derive(Clone, Copy)]
+pub(super) struct ApcuKey<'a> {
+    bytes: &'a [u8],
+    string: Option<&'a ZendStr>,
+}
+
+impl<'a> ApcuKey<'a> {
+    pub(super) fn bytes(bytes: &'a [u8]) -> ApcuKey<'a> {
+        ApcuKey { bytes, string: None }
+    }
+
+    pub(super) fn string(s: &'a ZendStr) -> ApcuKey<'a> {
+        ApcuKey { bytes: s.as_bytes(), string: Some(s) }
+    }
+
+    /// Longer than the engine takes: absent for a read or a delete (as APCu has no limit), an
+    /// engine error for a write.
+    fn too_long(self) -> bool {
+        self.bytes.len() > MAX_KEY_LEN
+    }
+
+    /// Where the engine finds it: namespace, key and the key's `string_hash`.
+    #[inline(always)]
+    fn located(self) -> (&'static Namespace, &'a [u8], u64) {
+        let (ns, key) = locate(self.bytes);
+        let hash = match self.string {
+            // (The empty key is stored as "-": its own hash.)
+            Some(s) if !self.bytes.is_empty() => zend_str_hash(s, self.bytes),
+            _ => string_hash(key),
+        };
+        (ns, key, hash)
+    }
+}
+
 /// The two namespaces APCu entries live in: every key but the empty one, and the empty key.
 pub(super) fn namespaces() -> (&'static Namespace, &'static Namespace) {
     (apcu_namespace(), empty_key_namespace())
@@ -55,12 +92,13 @@ pub(super) fn failed_with_warning<T: Default>(e: Error) -> T {
     T::default()
 }
 
-pub(super) fn fetch_one(key: &[u8], out: &mut Zval) -> PhpResult<bool> {
-    if key.len() > MAX_KEY_LEN {
+#[inline]
+pub(super) fn fetch_one(key: ApcuKey<'_>, out: &mut Zval) -> PhpResult<bool> {
+    if key.too_long() {
         return Ok(false);
     }
-    let (ns, key) = locate(key);
-    ops::fetch_local_into(ns, key, out)
+    let (ns, key, hash) = key.located();
+    ops::fetch_local_hashed_into(ns, key, hash, out)
 }
 
 pub(super) fn exists_one(cache: &Cache, key: &[u8]) -> bool {
@@ -71,19 +109,20 @@ pub(super) fn exists_one(cache: &Cache, key: &[u8]) -> bool {
     cache.exists(ns, key).unwrap_or_else(failed_with_warning)
 }
 
-pub(super) fn delete_one(cache: &Cache, key: &[u8]) -> bool {
-    if key.len() > MAX_KEY_LEN {
+#[inline]
+pub(super) fn delete_one(cache: &Cache, key: ApcuKey<'_>) -> bool {
+    if key.too_long() {
         return false;
     }
-    let (ns, key) = locate(key);
-    cache.delete(ns, key).unwrap_or_else(failed_with_warning)
+    let (ns, key, hash) = key.located();
+    cache.delete_hashed(ns, key, hash).unwrap_or_else(failed_with_warning)
 }
 
 /// Stores one value; false (after a warning) when it holds a resource or shmcache refuses it.
 /// An exception from serialize() (a Closure) propagates, as in APCu.
 #[inline]
 pub(super) fn store_one(
-    key: &[u8],
+    key: ApcuKey<'_>,
     value: &Zval,
     ttl: i64,
     exclusive: bool,
@@ -95,32 +134,37 @@ pub(super) fn store_one(
     }
     let encoded = codec::encode(value, what)?;
     let Some(cache) = cache() else { return Ok(false) };
-    let (ns, key) = locate(key);
-    let r = if exclusive {
-        cache.add(ns, key, encoded.kind, encoded.bytes(), ttl)
-    } else {
-        cache.set(ns, key, encoded.kind, encoded.bytes(), ttl)
-    };
+    let (ns, key, hash) = key.located();
+    let mode = if exclusive { WriteMode::Add } else { WriteMode::Set };
+    let r = cache.write_hashed(ns, key, hash, mode, encoded.kind, encoded.bytes(), ttl);
     Ok(r.unwrap_or_else(failed_with_warning))
 }
 
 /// Adds `delta` to an integer; a missing key is first created (with `ttl`) as 0, as in APCu.
 /// None when the key holds something other than an integer.
 #[inline]
-pub(super) fn update(key: &[u8], delta: i64, ttl: i64) -> Option<i64> {
+pub(super) fn update(key: ApcuKey<'_>, delta: i64, ttl: i64) -> Option<i64> {
     let cache = cache()?;
-    let (ns, key) = locate(key);
-    match cache.incr(ns, key, delta) {
+    let (ns, key, hash) = key.located();
+    match cache.incr_hashed(ns, key, hash, delta) {
         Ok(Some(n)) => return Some(n),
         Ok(None) => {}
         Err(e) => return failed_with_warning(e),
     }
     // Missing (or not an integer, which the add leaves alone): one attempt to create it, then
     // one more increment, which also covers another process creating it first.
-    match cache.add(ns, key, ValueKind::INT, &delta.to_le_bytes(), ttl) {
+    match cache.write_hashed(
+        ns,
+        key,
+        hash,
+        WriteMode::Add,
+        ValueKind::INT,
+        &delta.to_le_bytes(),
+        ttl,
+    ) {
         Ok(true) => return Some(delta),
         Ok(false) => {}
         Err(e) => return failed_with_warning(e),
     }
-    cache.incr(ns, key, delta).unwrap_or_else(failed_with_warning)
+    cache.incr_hashed(ns, key, hash, delta).unwrap_or_else(failed_with_warning)
 }
