@@ -185,6 +185,11 @@ impl Cache {
         mut current: i64,
         f: &impl Fn(i64) -> Option<i64>,
     ) -> Result<Option<i64>, Error> {
+        // A cas whose compare fails answers before the pair's place and checks are computed
+        // (`f` only computes; the loop asks it again).
+        if f(current).is_none() {
+            return Ok(None);
+        }
         let offset = header.offset;
         let value_pos = self.ring_size.pos(offset) + HEADER_LEN as u64 + u64::from(header.key_len);
         let at = pair_pos(value_pos);
