@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Instructions a whole WordPress page costs, counted by callgrind, with each object-cache drop-in
 # given and with none: repeatable on a busy machine where requests/s is mostly noise. One CLI
-# process renders the page (bench/wp-render.php: WordPress's front end, as index.php runs it),
-# with shmcache on a named region that every process of the run shares (so the object cache is
-# warm, as in PHP-FPM) and OPcache's file cache (so no process compiles the scripts again); three
-# renders warm both, then one is counted. The count covers the whole process: PHP start-up,
-# WordPress's bootstrap, the query, the theme and the object cache.
+# process forks four children one after the other, each rendering the page
+# (bench/wp-render-forked.php, bench/wp-render.php: WordPress's front end, as index.php runs it);
+# like PHP-FPM's workers they share what their parent mapped: OPcache's shared memory and the
+# object cache's (shmcache's region with shmcache.enable_cli, APCu's), so three renders warm
+# both and the fourth is counted, from its fork to the start of its request shutdown (the
+# request, as an FPM worker serves it: no PHP start-up, no compiling). A row with a cache of its
+# own starts with it empty.
 #   bash bench/wp-instructions.sh [DROPIN.php...]     (default: wordpress/object-cache.php)
 # e.g. the drop-in before and after a change:
 #   git show 0adefe3:wordpress/object-cache.php >/tmp/before.php
 #   bash bench/wp-instructions.sh /tmp/before.php wordpress/object-cache.php
 # Runs on its own stack (own address, port and directory), like bench/wordpress.sh.
-# Two more rows, each with a redis-server of the script's own on a private unix socket:
+# More rows:
+#   BENCH_APCU_DROPIN=FILE        an APCu drop-in's object-cache.php (e.g. github.com/l3rady/
+#                                 object-cache-apcu's), with APCu loaded for that row only
+# and, each with a redis-server of the script's own on a private unix socket:
 #   BENCH_WPI_TIER=1              our drop-in in tiered mode (shmcache.redis on that server; the
 #                                 counted render is a warm page: one sync, near hits)
 #   BENCH_REDIS_CACHE_DIR=DIR     Redis Object Cache (DIR: a checkout of the redis-cache plugin),
@@ -27,34 +32,30 @@ trap 'WP_STACK_DROPIN_SRC=$OUR_DROPIN; wp_stack_dropin off; wp_stack_stop >/dev/
 wp_stack_start >&2
 single=$(wp_stack_eval 'echo wp_make_link_relative(get_permalink(get_posts(["numberposts" => 1, "orderby" => "ID", "order" => "ASC"])[0]));')
 
-# render REGION PATH [PREFIX...]: one page in a fresh process (under PREFIX, e.g. callgrind_instructions); its stderr line (queries, cache)
+# count PATH -> instructions of the fourth render of PATH (its stderr line, queries and cache,
+# in $WORK/last); the renders' children write $WORK/cg.PID and $WORK/cg.PID.1 (the request)
 MODE_ARGS=()
-render() {
-  local region=$1 path=$2
-  shift 2
-  WP_STACK_HOST="$WP_STACK_HOST" "$@" php -d extension="$SO" -d shmcache.region="$region" -d opcache.enable_cli=1 \
-    -d opcache.file_cache="$WORK/opcache" -d opcache.file_cache_only=1 "${MODE_ARGS[@]}" "$ROOT/bench/wp-render.php" "$path"
-}
-count() { # count REGION PATH -> instructions of one render
-  render "$1" "$2" callgrind_instructions
+count() {
+  local path=$1 pids
+  rm -f "$WORK"/cg.*
+  pids=$(WP_STACK_HOST="$WP_STACK_HOST" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" \
+    --zero-before='*fork' --dump-before=php_request_shutdown \
+    php -d extension="$SO" -d shmcache.enable_cli=1 -d opcache.enable_cli=1 "${MODE_ARGS[@]}" \
+    "$ROOT/bench/wp-render-forked.php" "$path" 4 2>"$WORK/err") || { grep -v '^==' "$WORK/err" >&2; return 1; }
+  grep '^queries=' "$WORK/err" | tail -n 1 >"$WORK/last"
+  sed -n 's/^summary: *//p' "$WORK/cg.$(echo "$pids" | tail -n 1).1"
 }
 
-# "perfect": bench/perfect-object-cache.php, values from a PHP file that an earlier render of
-# the page wrote and OPcache keeps compiled. A CLI process has to load that file from OPcache's
-# file cache (a copy of the whole array) where an FPM worker would find it in shared memory at
-# no cost, so the row also gives its count minus that load ("perfect, loaded for free"),
-# counted as a process that includes the file minus one that does not: the limit no shared
-# cache can beat (each value is still unserialized when the page asks for it).
+# "perfect": bench/perfect-object-cache.php, values from a PHP file that the first render of
+# the page wrote and the others find compiled in OPcache's shared memory (an array literal,
+# included without a copy): the limit no shared cache can beat (each value is still
+# unserialized when the page asks for it).
 rows=(none perfect "$@")
-# load_cost FILE -> instructions a CLI process spends including FILE (OPcache file cache warm)
-load_cost() {
-  local with without
-  with=$(callgrind_instructions php -d opcache.enable_cli=1 -d opcache.file_cache="$WORK/opcache" \
-    -d opcache.file_cache_only=1 -r "include '$1';")
-  without=$(callgrind_instructions php -d opcache.enable_cli=1 -d opcache.file_cache="$WORK/opcache" \
-    -d opcache.file_cache_only=1 -r ';')
-  echo $((with - without))
-}
+if [ -n "${BENCH_APCU_DROPIN:-}" ]; then
+  [ -f "$BENCH_APCU_DROPIN" ] || { echo "BENCH_APCU_DROPIN: $BENCH_APCU_DROPIN does not exist" >&2; exit 1; }
+  apt_need php8.2-apcu
+  rows+=(apcu)
+fi
 if [ "${BENCH_WPI_TIER:-0}" = 1 ] || [ -n "${BENCH_REDIS_CACHE_DIR:-}" ]; then
   apt_need redis-server redis-tools
   redis-server --port 0 --unixsocket "$WORK/redis.sock" --unixsocketperm 700 --save "" --appendonly no \
@@ -71,14 +72,19 @@ fi
 echo "| object cache | front page: instructions | SQL queries | single post: instructions | SQL queries |"
 echo "|---|---:|---:|---:|---:|"
 i=0
-free=""
 for row in "${rows[@]}"; do
   i=$((i + 1))
   MODE_ARGS=()
+  label=$row
   rm -f "$WP_STACK_CONF/wp-config-extra.php"
   case $row in
     none) wp_stack_dropin off >&2 ;;
     perfect) WP_STACK_DROPIN_SRC="$ROOT/bench/perfect-object-cache.php" wp_stack_dropin on >&2 ;;
+    apcu)
+      WP_STACK_DROPIN_SRC=$(readlink -f "$BENCH_APCU_DROPIN") wp_stack_dropin on >&2
+      MODE_ARGS=(-d extension=apcu.so -d apc.enable_cli=1)
+      label="APCu: $(sed -n 's/^ *\** *Plugin Name: *//p' "$BENCH_APCU_DROPIN" | head -n 1)"
+      ;;
     tiered)
       WP_STACK_DROPIN_SRC=$OUR_DROPIN wp_stack_dropin on >&2
       # (No resync inside the counted render, which callgrind slows to seconds: a real one takes
@@ -93,19 +99,12 @@ for row in "${rows[@]}"; do
       ;;
     *) WP_STACK_DROPIN_SRC=$(readlink -f "$row") wp_stack_dropin on >&2 ;;
   esac
-  mkdir -p "$WORK/opcache"
-  region="$WORK/region-$i" # a new, empty cache for each row
-  line="| $row |"
+  line="| $label |"
   for path in / "$single"; do
     # (Read by the perfect row only: one snapshot per page, written by its first render.)
     export SHMCACHE_PERFECT_SNAPSHOT="$WORK/perfect-$i-$(printf %s "$path" | md5sum | cut -c1-8).php"
-    for _ in 1 2 3; do render "$region" "$path" 2>"$WORK/last" >/dev/null; done
-    counted=$(count "$region" "$path")
+    counted=$(count "$path")
     line+=" $counted | $(sed -n 's/^queries=\([0-9]*\).*/\1/p' "$WORK/last") |"
-    if [ "$row" = perfect ]; then
-      free+=" $((counted - $(load_cost "$SHMCACHE_PERFECT_SNAPSHOT"))) | 0 |"
-    fi
   done
   echo "$line"
-  if [ "$row" = perfect ]; then echo "| perfect, loaded for free |$free"; fi
 done
