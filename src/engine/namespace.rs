@@ -69,6 +69,9 @@ impl NamespaceTable<'_> {
     }
 
     /// The namespace's current generation, or None when it has none (nothing in it is live).
+    // Inlined into every read of a namespace (the table's size is then a constant and the
+    // call is gone): callgrind apcu_fetch 942 -> 908, ShmCache::get 1039 -> 1004.
+    #[inline]
     pub fn current(&self, hash: u64) -> Option<u64> {
         let tag = tag_of_hash(hash);
         let start = self.bucket_start(hash);
