@@ -26,6 +26,22 @@ def read(name):
     return open(path).read() if os.path.exists(path) else "(not run)\n"
 
 
+# The page's tables are regenerated in place: each sits between two markers naming its block,
+# and everything outside the markers (the prose, the sections other benches add by hand) is kept.
+# A block is replaced only when its figures were measured in this run (its file exists), so a
+# partial run (e.g. BENCH_SKIP_WP=1) leaves the other tables as they were. Without a page that
+# has markers, the whole page is written.
+blocks = {}
+
+
+def block(name, text, source=None):
+    """`text` as the page's block `name`, replaced in an existing page if `source` (a file of the
+    run) exists, or always when no source is given."""
+    if source is None or os.path.exists(os.path.join(out_dir, source)):
+        blocks[name] = text
+    return [f"<!-- bench/report.py: {name} -->", text.rstrip("\n"), f"<!-- /bench/report.py: {name} -->", ""]
+
+
 def sh(cmd):
     try:
         return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=20).stdout.strip()
@@ -103,14 +119,13 @@ versions = {
     "php-redis": sh("dpkg-query -W -f='${Version}' php8.2-redis"),
     "redis": sh("dpkg-query -W -f='${Version}' redis-server"),
 }
-md.append(f"- CPU: {cpu} — {os.cpu_count()} cores, {ram} GiB RAM; a shared machine (other jobs ran on it)")
-md.append(f"- {platform.platform()}")
-md.append(f"- {sh('php -v | head -n 1')}")
+machine = [f"- CPU: {cpu} — {os.cpu_count()} cores, {ram} GiB RAM; a shared machine (other jobs ran on it)",
+           f"- {platform.platform()}", f"- {sh('php -v | head -n 1')}"]
 commit_file = os.path.join(out_dir, "commit.txt")
 if os.path.exists(commit_file) and open(commit_file).read().strip():
-    md.append(f"- shmcache source: commit {open(commit_file).read().strip()}")
-md.append("- " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-md.append("")
+    machine.append(f"- shmcache source: commit {open(commit_file).read().strip()}")
+machine.append("- " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+md += block("machine", "\n".join(machine), "micro.md")
 md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.entries_hint=200000`, "
           "shmcache `keys_memory_size=4M`, Yac `keys_memory_size=16M`); memcached and redis run on unix "
           "sockets with 512 MB; the PHP array is the in-process ceiling. Reads walk the keys in a shuffled "
@@ -119,7 +134,7 @@ md.append("Configuration: every cache gets 256 MB of value memory (APCu `apc.ent
 md.append("")
 md.append("## Micro benchmarks (one process)")
 md.append("")
-md.append(read("micro.md"))
+md += block("micro", read("micro.md"), "micro.md")
 if micro:
     md += ["![get](img/bench-get.png)", "", "![set](img/bench-set.png)", "", "![other](img/bench-other.png)", ""]
 md.append("Note on the 50 KB strings: shmcache compresses values of 4 KB and more with LZ4 "
@@ -127,7 +142,7 @@ md.append("Note on the 50 KB strings: shmcache compresses values of 4 KB and mor
           "(Yac compresses above 1 MB only). The same compressible string with shmcache's compression "
           "turned off (`shmcache.compress_threshold=0`, a separate run of the same cases):")
 md.append("")
-md.append(read("micro-nocompress.md"))
+md += block("micro-nocompress", read("micro-nocompress.md"), "micro-nocompress.md")
 md.append("### Instructions per operation (callgrind)")
 md.append("")
 md.append("Timings on a shared 2-core machine move by 10–30% from run to run; instruction counts do not "
@@ -135,7 +150,7 @@ md.append("Timings on a shared 2-core machine move by 10–30% from run to run; 
           "speed — memory stalls and atomic instructions cost different amounts of time — but they show "
           "where the work is. 5,000 keys, one CLI process, including PHP's own loop and call overhead.")
 md.append("")
-md.append(read("instructions.md"))
+md += block("instructions", read("instructions.md"), "instructions.md")
 md.append("### Where APCu is ahead, and why")
 md.append("")
 md.append("- **Operations that read before they write** (add of a new key, delete, incr): APCu takes its "
@@ -175,7 +190,7 @@ md.append("Each process reads or writes random keys for " + os.environ.get("BENC
           "body, and every value read is checked. Aggregate operations per second, then the count of wrong "
           "values among all values read.")
 md.append("")
-md.append(read("contention.md"))
+md += block("contention", read("contention.md"), "contention.md")
 if contention:
     md += ["![contention](img/bench-contention.png)", ""]
 md.append("### Value memory smaller than the working set (4 MB each), so memory recycles")
@@ -187,19 +202,19 @@ md.append("Here the caches differ in how many values they keep, so the operation
           "third gives the hit rate. What a site gets from a cache is its hits: every miss is a page that goes "
           "back to the database.")
 md.append("")
-md.append(read("contention-small.md"))
+md += block("contention-small", read("contention-small.md"), "contention-small.md")
 if os.path.exists(os.path.join(img, "bench-contention-served.png")) and served_small:
     md += ["![reads served with 4 MB of value memory](img/bench-contention-served.png)", ""]
 md.append("## Memory per entry (100,000 WordPress post objects)")
 md.append("")
-md.append(read("memory.md"))
+md += block("memory", read("memory.md"), "memory.md")
 md.append("shmcache: ring bytes used plus 8 bytes per used slot; APCu: shared memory used; memcached: "
           "its `bytes` stat; redis: `used_memory`; PHP array: process memory. Yac reports no used-bytes "
           "figure for its value memory.")
 md.append("")
 md.append("## WordPress (nginx + PHP-FPM, 4 workers, MariaDB, WordPress 6.1, 300 posts)")
 md.append("")
-md.append(read("wordpress.md"))
+md += block("wordpress", read("wordpress.md"), "wordpress.md")
 md.append("")
 md.append("How to read the profile: with the drop-in, the database share falls to almost nothing and the "
           "object cache (the drop-in's PHP methods together with the extension calls they make: Excimer "
@@ -207,4 +222,16 @@ md.append("How to read the profile: with the drop-in, the database share falls t
           "and bootstrapping core, plugins and theme, and rendering the theme's templates (block parsing, "
           "theme.json processing, hooks). An object cache cannot make that part faster; a page cache "
           "skips it, see [page-cache.md](page-cache.md).")
-open(os.path.join(docs, "benchmarks.md"), "w").write("\n".join(md) + "\n")
+page_path = os.path.join(docs, "benchmarks.md")
+page = open(page_path).read() if os.path.exists(page_path) else ""
+if "<!-- bench/report.py: " not in page:
+    page = "\n".join(md) + "\n"
+else:
+    for name, text in blocks.items():
+        start, end = f"<!-- bench/report.py: {name} -->\n", f"\n<!-- /bench/report.py: {name} -->"
+        at, until = page.find(start), page.find(end)
+        if at < 0 or until < at:
+            print(f"report.py: docs/benchmarks.md has no block {name}; its figures are in {out_dir}", file=sys.stderr)
+            continue
+        page = page[:at + len(start)] + text.rstrip("\n") + page[until:]
+open(page_path, "w").write(page)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole side-by-side benchmark, one command: shmcache vs APCu, Yac, Memcached, Redis and a
 # plain PHP array. Installs the peers from Debian, starts memcached and redis on unix sockets,
-# runs the micro, contention and memory benchmarks and the WordPress page benchmark, and writes
-# docs/benchmarks.md with the tables and PNG charts (docs/img/). Meant to finish within 10 minutes
+# runs the micro, contention and memory benchmarks and the WordPress page benchmark, and rewrites
+# their tables in docs/benchmarks.md (each between two bench/report.py markers; the rest of the page
+# is kept) and the PNG charts (docs/img/). Meant to finish within 10 minutes
 # on 2 cores (at 843d1f7, with 0.7 s contention cells and 3 s WordPress cells, it took 10 min 2 s:
 # hence the shorter defaults below).
 #   BENCH_SECONDS (default 0.2)  measuring time per micro case and round (5 rounds)
