@@ -45,7 +45,7 @@ pub fn apcu_entry(key: KeyArg, callback: ZendCallable, ttl: IntArg) -> PhpResult
     let Some(key) = string_param(key.0, &arg("apcu_entry", 1, "key"))? else {
         return Ok(Zval::new());
     };
-    let ttl = ttl.value(&arg("apcu_entry", 3, "ttl"))?;
+    let ttl = ttl.value_of("apcu_entry", 3, "ttl")?;
     let Some(cache) = cache() else { return Ok(Zval::new()) };
     let lease = lease_key(&key);
     let pid = i64::from(std::process::id());

@@ -24,7 +24,7 @@ fn store(
     ttl: IntArg,
     exclusive: bool,
 ) -> PhpResult<Zval> {
-    let ttl = ttl.value(&arg(func, 3, "ttl"))?;
+    let ttl = ttl.value_of(func, 3, "ttl")?;
     let key = key.dereference();
     let what = arg(func, 2, "value");
     if let Some(values) = key.array() {
@@ -197,8 +197,8 @@ fn inc_dec(
     negate: bool,
 ) -> PhpResult<Zval> {
     let Some(key) = string_param(key.0, &arg(func, 1, "key"))? else { return Ok(Zval::new()) };
-    let step = step.value(&arg(func, 2, "step"))?;
-    let ttl = ttl.value(&arg(func, 4, "ttl"))?;
+    let step = step.value_of(func, 2, "step")?;
+    let ttl = ttl.value_of(func, 4, "ttl")?;
     let delta = if negate { step.wrapping_neg() } else { step };
     let result = update(ApcuKey::bytes(&key), delta, ttl);
     success.set(result.is_some());
@@ -228,8 +228,8 @@ pub fn apcu_dec(key: KeyArg, step: IntArg, mut success: Found, ttl: IntArg) -> P
 #[php(name = "apcu_cas")]
 pub fn apcu_cas(key: KeyArg, old: IntArg, new: IntArg) -> PhpResult<bool> {
     let Some(key) = string_param(key.0, &arg("apcu_cas", 1, "key"))? else { return Ok(false) };
-    let old = old.value(&arg("apcu_cas", 2, "old"))?;
-    let new = new.value(&arg("apcu_cas", 3, "new"))?;
+    let old = old.value_of("apcu_cas", 2, "old")?;
+    let new = new.value_of("apcu_cas", 3, "new")?;
     let Some(cache) = cache() else { return Ok(false) };
     let (ns, key) = locate(&key);
     Ok(cache.cas(ns, key, old, new).unwrap_or_else(failed_with_warning))
