@@ -15,12 +15,15 @@ const GC_STRING: u32 = IS_STRING | (1 << 4);
 
 /// A request-lifetime zend_string of `len` bytes whose contents the caller fills in through the
 /// returned pointer (PHP's zend_string_alloc, an inline function and so not callable from here).
+///
+/// Always inlined: each caller makes one per string (a read's value, each string of a decoded
+/// array), and LLVM's own choice flipped with unrelated changes elsewhere (out of line, a get
+/// of a post object cost 9627 -> 9661 instructions, callgrind). Inlined into the read sink too:
+/// get 867 -> 853, multi-get 798 -> 767 per key.
+#[inline(always)]
 pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
     let header = offset_of!(zend_string, val);
-    let size = header
-        .checked_add(len)
-        .and_then(|n| n.checked_add(1))
-        .expect("value length fits in memory");
+    let size = len.checked_add(header + 1).expect("value length fits in memory");
     let layout = Layout::from_size_align(size, 8).expect("zend_string layout");
     let p = emalloc(layout).cast::<zend_string>();
     assert!(!p.is_null(), "emalloc returned null");
