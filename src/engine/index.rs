@@ -228,6 +228,9 @@ pub(crate) struct Probe {
 }
 
 impl Probe {
+    /// A placeholder for arrays filled later (a batch's group); never used to look anything up.
+    pub const EMPTY: Probe = Probe { hash: 0, tag: 0, buckets: [0, 0] };
+
     /// `hash` is the key's `key_hash`, `last` the key's last byte. Keys that differ only in
     /// their last byte (`post:41`, `post:42`) get neighbouring home buckets, so reading such keys
     /// in order reads the index in order; otherwise homes are spread by a strong mix. (The
