@@ -66,8 +66,16 @@ pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) 
     let table: *mut ZendHashTable = ht;
     let bytes = key.as_bytes();
     // The inline pre-check of ZEND_HANDLE_NUMERIC_STR: only a digit or a '-' and a digit can
-    // start an integer key.
-    let maybe_numeric = matches!(bytes, [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..]);
+    // start an integer key. Both are at most '9', above which lie all letters, the usual first
+    // byte of a key: one comparison rules those out. (The two patterns tested at once, as
+    // LLVM compiled them, took 17 instructions for a key starting with a letter: multi-get
+    // 743 -> 728 per key, callgrind.)
+    let maybe_numeric = match bytes {
+        [first, rest @ ..] if *first <= b'9' => {
+            first.is_ascii_digit() || (*first == b'-' && matches!(rest, [b'0'..=b'9', ..]))
+        }
+        _ => false,
+    };
     let mut index = 0u64;
     // SAFETY: `bytes` is valid for its length (PHP's function reads only `length` bytes);
     // `table` is a live array we own; `key` is a live zend_string, which zend_hash_update
