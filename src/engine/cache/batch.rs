@@ -126,7 +126,8 @@ impl Cache {
                 }
                 let key_string_hash = hash_of(&key);
                 debug_assert_eq!(key_string_hash, string_hash(key.as_ref()));
-                let probe = Probe::new(
+                // The away bucket only if the key is read again as any read (`read_located`).
+                let probe = Probe::home_only(
                     key_string_hash.wrapping_add(ns.hash),
                     last_byte(key.as_ref()),
                     self.buckets,
@@ -185,11 +186,12 @@ impl Cache {
         Located::NOWHERE
     }
 
-    /// One read of a batch: from the entry `prefetch_entries` located, when its slot still
-    /// holds the same word and the entry is this key's, without looking through the bucket and
-    /// locating the entry again; else (another key's tag, a slot changed since, a damaged or
-    /// missing entry) as any read. Either way the slot's word is loaded during the call and the
-    /// entry validated as `read_full` validates it.
+    /// One read of a batch (`probe` is `Probe::home_only`'s): from the entry `prefetch_entries`
+    /// located, when its slot still holds the same word and the entry is this key's, without
+    /// looking through the bucket and locating the entry again; else (another key's tag, a slot
+    /// changed since, a damaged or missing entry) as any read, with the away bucket added.
+    /// Either way the slot's word is loaded during the call and the entry validated as
+    /// `read_full` validates it.
     #[inline(always)]
     fn read_located<S: ValueSink>(
         &self,
@@ -210,7 +212,8 @@ impl Cache {
                 return self.outcome_of(found, generation, sink);
             }
         }
-        self.read_probed::<S, true>(probe, ns, key, generation, sink)
+        let probe = probe.with_away(self.buckets);
+        self.read_probed::<S, true>(&probe, ns, key, generation, sink)
     }
 
     /// Requests the key's home bucket: one line, all a read needs unless the key lives away.
