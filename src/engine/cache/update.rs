@@ -130,7 +130,7 @@ impl Cache {
                 Lookup::Absent => return Ok(None),
             };
             let Ok(bytes) = <[u8; 8]>::try_from(sink.bytes()) else { return Ok(None) };
-            if self.liveness(&header, self.read_generation(ns)) != Liveness::Live
+            if self.liveness(&header, self.read_generation_outlined(ns)) != Liveness::Live
                 || ValueKind(header.kind) != ValueKind::INT
                 || header.compressed()
             {
