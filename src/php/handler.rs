@@ -55,9 +55,9 @@ const fn mm_aligned(size: usize) -> usize {
 /// the first argument. Argument slots are computed here, inline: ext-php-rs' `zend_call_arg`,
 /// which computes the same, is a call of its own per argument (cas 876 -> 836, incr
 /// 854 -> 830, get 853 -> 842, set 1363 -> 1337, callgrind).
-const CALL_FRAME_SLOT: usize =
-    (mm_aligned(std::mem::size_of::<ExecuteData>()) + mm_aligned(std::mem::size_of::<Zval>()) - 1)
-        / mm_aligned(std::mem::size_of::<Zval>());
+// (Zend's `(a + b - 1) / b` is `a.div_ceil(b)`.)
+const CALL_FRAME_SLOT: usize = mm_aligned(std::mem::size_of::<ExecuteData>())
+    .div_ceil(mm_aligned(std::mem::size_of::<Zval>()));
 
 /// One call's frame: argument access the way the generated handlers do it. References it hands
 /// out live as long as the call ('a): each argument slot and the object are distinct memory, and
