@@ -297,14 +297,16 @@ EOF
 wp_stack_write_fpm_config() {
   # The FPM master reads Debian's php.ini and a copy of its conf.d without any shmcache ini (an
   # `install.sh` one would load the extension a second time); the extension comes from -d.
-  # Nor the other caches' extensions (phpredis and the igbinary it needs, APCu): the benchmarks
-  # load them with -d for their own mode only, so that no other mode carries them.
+  # Nor the other caches' extensions (phpredis, php-memcached and the igbinary and msgpack they
+  # need, APCu): the benchmarks load them with -d for their own mode only, so that no other mode
+  # carries them. (php-memcached's ini without igbinary's fails to load, a startup warning in
+  # every log the tests check, on a machine that has Debian's php8.2-memcached.)
   local d="$WP_STACK_CONF/php-conf.d" f
   rm -rf "$d"
   mkdir -p "$d"
   for f in "$WP_STACK_PHP_FPM_CONFD"/*.ini; do
     [ -e "$f" ] || continue
-    case "$(basename "$f")" in *-redis.ini | *-igbinary.ini | *-apcu.ini) continue ;; esac
+    case "$(basename "$f")" in *-redis.ini | *-igbinary.ini | *-msgpack.ini | *-memcached.ini | *-apcu.ini) continue ;; esac
     grep -qi shmcache "$f" || ln -s "$(readlink -f "$f")" "$d/$(basename "$f")"
   done
   {
