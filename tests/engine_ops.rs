@@ -322,6 +322,28 @@ fn ring_recycles_and_old_values_are_never_returned() {
     assert_eq!(c.stats().validation_failures, 0);
 }
 
+/// `values_written_bytes` counts what writes put in the ring, not the bytes the tail skips at
+/// the end of each lap (an entry never wraps): equal writes each add the same, laps or not.
+#[test]
+fn values_written_bytes_leaves_out_the_end_of_each_lap() {
+    let c = cache(64 << 10, 64 << 10, 0);
+    let root = Namespace::root();
+    let value = vec![b'v'; 1000];
+    let mut deltas = std::collections::BTreeSet::new();
+    for i in 0..1000u32 {
+        let before = c.stats().values_written_bytes;
+        c.set(&root, format!("k{:04}", i % 50).as_bytes(), STR, &value, 0).unwrap();
+        deltas.insert(c.stats().values_written_bytes - before);
+    }
+    let s = c.stats();
+    assert!(s.recycles >= 10, "the ring should have wrapped often, recycles = {}", s.recycles);
+    assert_eq!(deltas.len(), 1, "every write of the same size counts the same: {deltas:?}");
+    let per_write = *deltas.first().unwrap();
+    assert!((1000..1100).contains(&per_write), "an entry of a 1000-byte value: {per_write}");
+    // The end of each lap the tail skipped is left out.
+    assert_eq!(s.values_written_bytes, 1000 * per_write);
+}
+
 /// A ring whose size is not a multiple of 8 (values_memory_size is any byte count): entries
 /// must stay 8-aligned after the reservation skips to the next lap, or the slot words, which
 /// store offset / 8, point beside them and every entry written after a wrap is lost.

@@ -44,8 +44,19 @@ impl RingSize {
     }
 }
 
-/// Reserves `len` bytes; returns (virtual offset, whether this reservation started a new lap).
-pub(crate) fn reserve(tail: &AtomicU64, size: RingSize, len: u64) -> (u64, bool) {
+/// A reservation of ring bytes (`reserve`).
+pub(crate) struct Reservation {
+    /// Virtual offset of the first reserved byte.
+    pub(crate) offset: u64,
+    /// This reservation started a new lap.
+    pub(crate) new_lap: bool,
+    /// Bytes left unused at the end of the previous lap (an entry never wraps): the tail moved
+    /// past them without anything written there.
+    pub(crate) skipped: u64,
+}
+
+/// Reserves `len` bytes at the tail.
+pub(crate) fn reserve(tail: &AtomicU64, size: RingSize, len: u64) -> Reservation {
     let cap = size.cap;
     debug_assert!(len <= cap && len.is_multiple_of(8));
     let mut t = tail.load(Ordering::Relaxed);
@@ -54,7 +65,13 @@ pub(crate) fn reserve(tail: &AtomicU64, size: RingSize, len: u64) -> (u64, bool)
         let start = if pos + len > cap { t + (cap - pos) } else { t };
         let end = start + len;
         match tail.compare_exchange_weak(t, end, Ordering::AcqRel, Ordering::Relaxed) {
-            Ok(_) => return (start, size.split(end).0 != lap),
+            Ok(_) => {
+                return Reservation {
+                    offset: start,
+                    new_lap: size.split(end).0 != lap,
+                    skipped: start - t,
+                }
+            }
             Err(now) => t = now,
         }
     }

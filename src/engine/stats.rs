@@ -18,7 +18,10 @@ pub(crate) enum Counter {
     #[allow(dead_code)]
     RetiredValidationFailures,
     CompressedCount,
-    ValuesWrittenBytes,
+    /// Summed every append's length before `values_written_bytes` was read off the tail (one
+    /// atomic add fewer a write); no longer written.
+    #[allow(dead_code)]
+    RetiredValuesWrittenBytes,
     Flushes,
     NamespaceFlushes,
     CasRetries,
@@ -26,6 +29,10 @@ pub(crate) enum Counter {
     ValidationLapped,
     /// A copy that failed its checks although the ring had not reached its bytes: damage.
     ValidationCorrupt,
+    /// Ring bytes the tail moved past with nothing written there: the unused end of each lap,
+    /// and reservations given up by a writer the ring lapped. `values_written_bytes` is what
+    /// the tail has moved minus these.
+    RingSkippedBytes,
 }
 const COUNTERS: usize = 16;
 

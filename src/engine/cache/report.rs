@@ -48,7 +48,10 @@ impl Cache {
             validation_lapped: lapped,
             validation_corrupt: corrupt,
             compressed_count: s.sum(Counter::CompressedCount),
-            values_written_bytes: s.sum(Counter::ValuesWrittenBytes),
+            // Every byte the tail moved past (it starts at 64) was written, but for the skipped
+            // ones; a region an older build writes to as well may be short of some of those.
+            values_written_bytes: (self.tail() - 64)
+                .saturating_sub(s.sum(Counter::RingSkippedBytes)),
             flushes: s.sum(Counter::Flushes),
             namespace_flushes: s.sum(Counter::NamespaceFlushes),
             cas_retries: s.sum(Counter::CasRetries),

@@ -474,10 +474,10 @@ impl Cache {
         let in_place = d.in_place;
         let total = d.entry_len();
         let h = self.region.header();
-        let (offset, new_lap) = ring::reserve(&h.hot.tail.0, self.ring_size, total);
-        if new_lap {
-            self.bump(Counter::Recycles);
-            self.clear_dead_words(self.ring_size.split(offset + total).0);
+        let reserved = ring::reserve(&h.hot.tail.0, self.ring_size, total);
+        let offset = reserved.offset;
+        if reserved.new_lap {
+            self.start_lap(offset + total, reserved.skipped);
         }
         let mut eh = EntryHeader {
             offset,
@@ -503,6 +503,7 @@ impl Cache {
         // A stalled writer must not scribble over newer entries that now own these bytes.
         // The check leaves only the copy itself as a window; readers' checksums cover it.
         if !ring::is_intact(self.tail(), offset, self.capacity) {
+            h.stats.add(Counter::RingSkippedBytes, total);
             return None;
         }
         // [ordering: tail] The reservation that moved the tail past older entries must be
@@ -511,9 +512,8 @@ impl Cache {
         // fence) and drops the copy. Free on x86; a barrier on aarch64. Modelled in
         // tests/loom_protocol.rs.
         fence(Ordering::Release);
-        // Counted before the copy: an atomic add waits for every store before it, and the
-        // ring stores are the slow ones (the publishing CAS has to wait for them anyway).
-        h.stats.add(Counter::ValuesWrittenBytes, total);
+        // The bytes written are not counted here: the tail counts them (`Cache::stats`), which
+        // spares every write an atomic add.
         if d.flags & FLAG_COMPRESSED != 0 {
             self.bump(Counter::CompressedCount);
         }
@@ -552,6 +552,18 @@ impl Cache {
         unsafe {
             self.ring.write_pair(pair_pos(value_pos), [value, pair_check(value, offset, key_hash)])
         };
+    }
+
+    /// Run by the writer whose reservation (ending at `end`) started a new lap, leaving
+    /// `skipped` bytes unused at the end of the previous one. Out of line: once per lap.
+    #[cold]
+    #[inline(never)]
+    fn start_lap(&self, end: u64, skipped: u64) {
+        self.bump(Counter::Recycles);
+        if skipped > 0 {
+            self.region.header().stats.add(Counter::RingSkippedBytes, skipped);
+        }
+        self.clear_dead_words(self.ring_size.split(end).0);
     }
 
     /// Run by the writer whose reservation started lap `lap` of the ring (exactly one
