@@ -14,14 +14,17 @@
 //!
 //! Everything here hashes a `&[u8]`, so only private memory: values in the ring are copied out
 //! through `ring::RingView` first (shared bytes other processes write must not be read as
-//! ordinary Rust memory).
+//! ordinary Rust memory). The one exception keeps to that rule: a long value's copy out of the
+//! ring is hashed as it is made (`long_hash_copying`), from the registers its assembly loads
+//! filled (ring.rs `CopyingStripes`), so that the value is read once rather than copied and
+//! then read back from the copy.
 
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_secret};
 
 const SECRET_LEN: usize = 192;
 const STRIPE_LEN: usize = 64;
 /// Longest value hashed by XXH3's short-input paths (which take no secret here).
-const SHORT_MAX: usize = 240;
+pub(crate) const SHORT_MAX: usize = 240;
 
 /// The secret of the long-input hash: 192 pseudo-random bytes (splitmix64 from a fixed seed),
 /// as XXH3 asks of a custom secret. Changing it changes every checksum: regions are created
@@ -190,19 +193,60 @@ fn long_value_hash(value: &[u8]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present (checked above) and the slice is longer than one stripe.
-        return unsafe { avx2::long_hash(value, &SECRET) };
+        return unsafe { avx2::long_hash(value.len(), &mut avx2::SliceStripes(value.as_ptr())) };
     }
     xxh3_64_with_secret(value, &SECRET)
+}
+
+/// `value_hash` of a value longer than SHORT_MAX whose stripes `source` yields (and copies as it
+/// yields them), or None without AVX2, where the caller copies and then hashes.
+///
+/// # Safety
+/// `len > SHORT_MAX`; `source` yields the stripe at any `at` with `at + 64 <= len`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) unsafe fn long_hash_copying(
+    len: usize,
+    source: &mut impl avx2::StripeSource,
+) -> Option<u64> {
+    debug_assert!(len > SHORT_MAX);
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        return None;
+    }
+    // SAFETY: AVX2 is present and the caller's contract covers the stripes.
+    Some(unsafe { avx2::long_hash(len, source) })
 }
 
 /// XXH3-64's long-input algorithm (stripes of 64 bytes accumulated into eight 64-bit lanes,
 /// scrambled every 16 stripes, merged and avalanched at the end), written for AVX2. Checked
 /// against xxhash-rust's `xxh3_64_with_secret` in the tests.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(crate) mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{SECRET_LEN, STRIPE_LEN};
+    use super::{SECRET, SECRET_LEN, STRIPE_LEN};
+
+    /// Where the long hash gets its 64-byte stripes: a slice (`SliceStripes`), or the ring as
+    /// a value is copied out of it (ring.rs `CopyingStripes`).
+    pub(crate) trait StripeSource {
+        /// The 64 bytes at `at` of the input.
+        ///
+        /// # Safety
+        /// AVX2 is available; `at + 64` is within the input.
+        unsafe fn stripe(&mut self, at: usize) -> [__m256i; 2];
+    }
+
+    /// The stripes of private memory starting at the pointer.
+    pub(crate) struct SliceStripes(pub(crate) *const u8);
+
+    impl StripeSource for SliceStripes {
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn stripe(&mut self, at: usize) -> [__m256i; 2] {
+            // SAFETY: the trait's contract: 64 readable bytes at `at`.
+            unsafe { load_stripe(self.0.add(at)) }
+        }
+    }
 
     const PRIME32_1: u64 = 0x9E37_79B1;
     const PRIME32_2: u64 = 0x85EB_CA77;
@@ -247,15 +291,17 @@ mod avx2 {
         }
     }
 
-    /// XXH3-64 with `secret` of `input`.
+    /// XXH3-64 with the module's secret of the `len` bytes whose stripes `src` yields. Every
+    /// byte is in some stripe; a stripe is asked for once, but the last one, which ends at
+    /// `len`, overlaps the stripe before it.
     ///
     /// # Safety
-    /// AVX2 must be available; `input` must be at least one stripe (64 bytes) long.
+    /// AVX2 must be available; `len` must be at least one stripe (64 bytes); `src` must yield
+    /// the stripe at any `at` with `at + 64 <= len`.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn long_hash(input: &[u8], secret: &[u8; SECRET_LEN]) -> u64 {
-        let len = input.len();
-        let src = input.as_ptr();
+    pub(super) unsafe fn long_hash(len: usize, src: &mut impl StripeSource) -> u64 {
         debug_assert!(len >= STRIPE_LEN);
+        let secret = &SECRET;
         let s = secret.as_ptr();
         let mut acc = [
             _mm256_setr_epi64x(
@@ -282,7 +328,7 @@ mod avx2 {
         unsafe {
             for _ in 0..blocks {
                 for n in 0..STRIPES_PER_BLOCK {
-                    let data = load_stripe(src.add(at));
+                    let data = src.stripe(at);
                     accumulate(&mut acc, data, s.add(8 * n));
                     at += STRIPE_LEN;
                 }
@@ -290,12 +336,12 @@ mod avx2 {
             }
             let stripes = (len - 1 - at) / STRIPE_LEN;
             for n in 0..stripes {
-                let data = load_stripe(src.add(at));
+                let data = src.stripe(at);
                 accumulate(&mut acc, data, s.add(8 * n));
                 at += STRIPE_LEN;
             }
             // The final stripe ends at the last byte, overlapping bytes already hashed.
-            let last = load_stripe(src.add(len - STRIPE_LEN));
+            let last = src.stripe(len - STRIPE_LEN);
             accumulate(&mut acc, last, s.add(LAST_STRIPE_SECRET));
             let mut lanes = [0u64; 8];
             _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), acc[0]);

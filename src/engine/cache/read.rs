@@ -458,6 +458,12 @@ impl Cache {
                 });
                 return checksum::short_hash(len, &words);
             }
+            #[cfg(target_arch = "x86_64")]
+            if len > checksum::SHORT_MAX {
+                if let Some(hash) = self.ring.copy_out_hashed(pos, dst, len) {
+                    return hash;
+                }
+            }
             self.ring.copy_out(pos, dst, len);
             checksum::value_hash(std::slice::from_raw_parts(dst.cast_const(), len))
         }
