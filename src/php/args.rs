@@ -241,6 +241,24 @@ pub fn zend_str_hash(s: &ZendStr, bytes: &[u8]) -> u64 {
     }
 }
 
+/// `zend_str_hash` of a string held by PHP's own pointer to it.
+///
+/// # Safety
+/// `s` must point at a live zend_string that no Rust reference covers meanwhile.
+#[inline(always)]
+pub unsafe fn zend_str_hash_raw(s: *mut zend_string) -> u64 {
+    // SAFETY: as in `zend_str_hash`; the caller's contract makes `s` valid to read and write.
+    unsafe {
+        let cached = (*s).h;
+        if cached != 0 {
+            return cached;
+        }
+        let h = string_hash(super::hash::contents(s));
+        (*s).h = h;
+        h
+    }
+}
+
 /// `key_bytes` without the checks, for keys already checked (None for a zval that is neither
 /// a string nor an int).
 #[inline]

@@ -3,13 +3,19 @@
 //! cached get itself: docs/benchmarks.md, "Figures behind code comments"). PHP 8.2 layout: a
 //! packed array holds bare zvals, a hash holds Buckets (zval, numeric key, string key).
 
-use ext_php_rs::ffi::{zend_hash_index_update, zend_hash_update, zend_string, IS_UNDEF};
+use ext_php_rs::ffi::{
+    zend_hash_index_update, zend_hash_update, zend_string, GC_IMMUTABLE, IS_UNDEF,
+};
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
 use super::ffi::_zend_handle_numeric_str_ex;
 
 /// Zend/zend_hash.h
 const HASH_FLAG_PACKED: u32 = 1 << 2;
+const HASH_FLAG_UNINITIALIZED: u32 = 1 << 3;
+const HASH_FLAG_STATIC_KEYS: u32 = 1 << 4;
+/// Zend/zend_types.h: the end of a hash chain.
+const HT_INVALID_IDX: u32 = u32::MAX;
 
 #[derive(Clone, Copy)]
 pub enum Key<'a> {
@@ -58,6 +64,22 @@ pub fn try_for_each<'a, E>(
     Ok(())
 }
 
+/// Whether `bytes` may be a canonical decimal integer ("42", "-7"), which PHP's arrays store as
+/// an integer key: the inline pre-check of ZEND_HANDLE_NUMERIC_STR, only a digit or a '-' and a
+/// digit can start one. Both are at most '9', above which lie all letters, the usual first byte
+/// of a key: one comparison rules those out. (The two patterns tested at once, as LLVM compiled
+/// them, took 17 instructions for a key starting with a letter: multi-get 743 -> 728 per key,
+/// callgrind.)
+#[inline(always)]
+fn maybe_numeric(bytes: &[u8]) -> bool {
+    match bytes {
+        [first, rest @ ..] if *first <= b'9' => {
+            first.is_ascii_digit() || (*first == b'-' && matches!(rest, [b'0'..=b'9', ..]))
+        }
+        _ => false,
+    }
+}
+
 /// `$ht[$key] = $value` as PHP does it: a canonical decimal string ("42", "-7") becomes an
 /// integer key, any other string goes in as it is, sharing the caller's zend_string (PHP
 /// refcounts it) instead of copying and rehashing it. The table takes over `value`'s value:
@@ -65,30 +87,101 @@ pub fn try_for_each<'a, E>(
 pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) {
     let table: *mut ZendHashTable = ht;
     let bytes = key.as_bytes();
-    // The inline pre-check of ZEND_HANDLE_NUMERIC_STR: only a digit or a '-' and a digit can
-    // start an integer key. Both are at most '9', above which lie all letters, the usual first
-    // byte of a key: one comparison rules those out. (The two patterns tested at once, as
-    // LLVM compiled them, took 17 instructions for a key starting with a letter: multi-get
-    // 743 -> 728 per key, callgrind.)
-    let maybe_numeric = match bytes {
-        [first, rest @ ..] if *first <= b'9' => {
-            first.is_ascii_digit() || (*first == b'-' && matches!(rest, [b'0'..=b'9', ..]))
-        }
-        _ => false,
-    };
     let mut index = 0u64;
     // SAFETY: `bytes` is valid for its length (PHP's function reads only `length` bytes);
     // `table` is a live array we own; `key` is a live zend_string, which zend_hash_update
     // addrefs (unless interned) rather than taking over; the update takes over the zval's
     // value (the caller forgets it).
     unsafe {
-        if maybe_numeric
+        if maybe_numeric(bytes)
             && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &mut index)
         {
             zend_hash_index_update(table, index, value);
         } else {
             zend_hash_update(table, key as *const ZendStr as *mut zend_string, value);
         }
+    }
+}
+
+/// `symtable_update` for a table filled with the values of a batch, whose keys are nearly
+/// always new to it: a new string key is appended here, inline, to a table that already has
+/// room for it (sized for the whole batch when made, and initialised as a hash by the first
+/// key, which goes through `symtable_update`). A key already there, a numeric one, or a table
+/// in any other state takes `symtable_update`. (zend_hash_update for every key, with its call
+/// and its handling of a table in any state: multi-get 698 -> 682 instructions a key,
+/// callgrind.)
+///
+/// # Safety
+/// `key` must point at a live zend_string that no Rust reference covers meanwhile.
+#[inline(always)]
+pub unsafe fn symtable_append(ht: &mut ZendHashTable, key: *mut zend_string, value: &mut Zval) {
+    // SAFETY: the caller's contract.
+    let (bytes, h) = unsafe { (contents(key), (*key).h) };
+    // SAFETY: `u.flags` is the plain flags word of an initialised array.
+    let flags = unsafe { ht.u.flags };
+    // A packed or not yet initialised table has no buckets to append to; `h` is 0 only for a
+    // string PHP has not hashed yet (batch keys have been: `zend_str_hash`).
+    if maybe_numeric(bytes)
+        || flags & (HASH_FLAG_PACKED | HASH_FLAG_UNINITIALIZED) != 0
+        || ht.nNumUsed >= ht.nTableSize
+        || h == 0
+    {
+        // SAFETY: the caller's contract; the reference lives for this call only.
+        return symtable_update(ht, unsafe { &*key.cast::<ZendStr>() }, value);
+    }
+    let key_ptr = key;
+    let used = ht.nNumUsed;
+    // SAFETY: the table is an initialised hash (neither flag above) that we own, so arData
+    // points at nTableSize Buckets, of which the first nNumUsed are in use, preceded by the
+    // hash part of -nTableMask u32 chain heads (`h | nTableMask` is a negative index into it,
+    // as HT_HASH_EX takes it). Each chain links in-use Buckets by index through their zvals'
+    // `u2.next` and ends at HT_INVALID_IDX. `used < nTableSize`, so Bucket `used` is in the
+    // table and free. Keys of in-use Buckets are null (integer keys) or live strings.
+    unsafe {
+        let data = ht.__bindgen_anon_1.arData;
+        let head = data.cast::<u32>().offset((h as u32 | ht.nTableMask) as i32 as isize);
+        let mut at = *head;
+        while at != HT_INVALID_IDX {
+            let b = data.add(at as usize);
+            let k = (*b).key;
+            if k == key_ptr
+                || ((*b).h == h && !k.is_null() && (*k).len == bytes.len() && contents(k) == bytes)
+            {
+                // A key repeated in the batch: its value replaces the earlier one's (which
+                // zend_hash_update releases), as `$ht[$key] = $value` does.
+                return symtable_update(ht, &*key.cast::<ZendStr>(), value);
+            }
+            at = (*b).val.u2.next;
+        }
+        if (*key_ptr).gc.u.type_info & GC_IMMUTABLE == 0 {
+            // The table holds a reference to a key that is not interned, and says so.
+            (*key_ptr).gc.refcount += 1;
+            ht.u.flags = flags & !HASH_FLAG_STATIC_KEYS;
+        }
+        let b = data.add(used as usize);
+        (*b).key = key_ptr;
+        (*b).h = h;
+        (*b).val.value = value.value;
+        (*b).val.u1 = value.u1;
+        (*b).val.u2.next = *head;
+        *head = used;
+        ht.nNumUsed = used + 1;
+        ht.nNumOfElements += 1;
+    }
+}
+
+/// The bytes of a live zend_string.
+///
+/// # Safety
+/// `s` must point at a live zend_string that outlives 'a.
+#[inline(always)]
+pub unsafe fn contents<'a>(s: *const zend_string) -> &'a [u8] {
+    // SAFETY: the caller's contract; a zend_string's `len` bytes start at its `val` field.
+    unsafe {
+        std::slice::from_raw_parts(
+            s.cast::<u8>().add(std::mem::offset_of!(zend_string, val)),
+            (*s).len,
+        )
     }
 }
 

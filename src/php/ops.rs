@@ -4,11 +4,14 @@
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::prelude::PhpResult;
-use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use std::marker::PhantomData;
+
+use ext_php_rs::ffi::zend_string;
+use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
     arg, array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
-    unchecked_key_bytes, value_error, zend_str_hash, ArrayArg, Found, IntArg, KeyBytes,
+    unchecked_key_bytes, value_error, zend_str_hash_raw, ArrayArg, Found, IntArg, KeyBytes,
 };
 use super::cache;
 use super::codec;
@@ -257,7 +260,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     };
     if all_plain {
         // The common call: an array of strings, each the key and the result's key as it is.
-        let batch = hash::elements(keys).filter_map(|(_, k)| k.zend_str().map(PlainKey));
+        let batch = hash::elements(keys).filter_map(|(_, k)| PlainKey::of(k));
         read_batch(cache, ns, batch, &mut out)?;
         return Ok(out);
     }
@@ -294,23 +297,48 @@ trait BatchKey: AsRef<[u8]> {
     fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval);
 }
 
-/// A key the caller gave as a string that is a valid key as it is (the first pass checked it).
-struct PlainKey<'a>(&'a ZendStr);
+/// A key the caller gave as a string that is a valid key as it is (the first pass checked it),
+/// held as the pointer the caller's zval holds rather than as a Rust reference: its hash is
+/// cached in it and the result array takes a reference to it, both writes to the string, and
+/// a write through a pointer made from a `&ZendStr` is one the compiler may drop (it dropped
+/// the result's addref of the key).
+#[derive(Clone, Copy)]
+struct PlainKey<'a> {
+    s: *mut zend_string,
+    _keys: PhantomData<&'a ZendHashTable>,
+}
+
+impl<'a> PlainKey<'a> {
+    /// The key of a plain string zval (not a reference) of the caller's array.
+    #[inline(always)]
+    fn of(k: &'a Zval) -> Option<PlainKey<'a>> {
+        if !k.is_string() {
+            return None;
+        }
+        // SAFETY: a zval of type string holds a live zend_string, which its array keeps alive
+        // for 'a (the array is not changed meanwhile: see `hash::elements`).
+        Some(PlainKey { s: unsafe { k.value.str_ }, _keys: PhantomData })
+    }
+}
 
 impl AsRef<[u8]> for PlainKey<'_> {
+    #[inline(always)]
     fn as_ref(&self) -> &[u8] {
-        self.0.as_bytes()
+        // SAFETY: a live string for 'a (`of`); its contents are never written while we hold it.
+        unsafe { hash::contents(self.s) }
     }
 }
 
 impl BatchKey for PlainKey<'_> {
     #[inline]
     fn string_hash(&self) -> u64 {
-        zend_str_hash(self.0, self.0.as_bytes())
+        // SAFETY: a live string (`of`).
+        unsafe { zend_str_hash_raw(self.s) }
     }
     #[inline]
     fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval) {
-        hash::symtable_update(out, self.0, value);
+        // SAFETY: a live string (`of`), hashed by `string_hash` before the key was read.
+        unsafe { hash::symtable_append(out, self.s, value) };
     }
 }
 
