@@ -83,6 +83,11 @@ extern "C" {
         idx: *mut u64,
     ) -> bool;
 
+    // Zend/zend_alloc.h: the request allocator as a release build of PHP declares it (a debug
+    // build adds the caller's file and line; `zalloc` calls this in a release build only).
+    #[link_name = "_emalloc"]
+    pub(super) fn emalloc_release(size: usize) -> *mut c_void;
+
     // Zend/zend_string.h
     pub(super) static zend_empty_string: *mut zend_string;
     pub(super) static zend_one_char_string: [*mut zend_string; 256];
