@@ -4,7 +4,7 @@
 //! packed array holds bare zvals, a hash holds Buckets (zval, numeric key, string key).
 
 use ext_php_rs::ffi::{
-    zend_hash_index_update, zend_hash_update, zend_string, GC_IMMUTABLE, IS_UNDEF,
+    zend_hash_index_update, zend_hash_update, zend_string, Bucket, GC_IMMUTABLE, IS_UNDEF,
 };
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
@@ -47,6 +47,28 @@ pub fn elements<'a>(ht: &'a ZendHashTable) -> impl Iterator<Item = (Key<'a>, &'a
         };
         // SAFETY: reading the type byte of an initialised zval.
         (u32::from(unsafe { value.u1.v.type_ }) != IS_UNDEF).then_some((key, value))
+    })
+}
+
+/// The values in order (see `elements`), each element a fixed stride after the one before
+/// whatever the array's kind, so that a loop over them tests the kind once, not per element
+/// (with the one-test key check of `PlainKey::is_plain`: multi-get 677 -> 669 a key, callgrind).
+pub fn values<'a>(ht: &'a ZendHashTable) -> impl Iterator<Item = &'a Zval> + 'a {
+    // SAFETY: `u.flags` is the plain flags word of an initialised array; arPacked and arData
+    // are the same pointer, read as the kind of array the flags say.
+    let (first, stride) = unsafe {
+        if ht.u.flags & HASH_FLAG_PACKED != 0 {
+            (ht.__bindgen_anon_1.arPacked.cast::<u8>(), std::mem::size_of::<Zval>())
+        } else {
+            (ht.__bindgen_anon_1.arData.cast::<u8>(), std::mem::size_of::<Bucket>())
+        }
+    };
+    (0..ht.nNumUsed as usize).filter_map(move |i| {
+        // SAFETY: as in `elements`: element i of nNumUsed is an initialised zval, or a Bucket
+        // whose zval comes first.
+        let value = unsafe { &*first.add(i * stride).cast::<Zval>() };
+        // SAFETY: reading the type byte of an initialised zval.
+        (u32::from(unsafe { value.u1.v.type_ }) != IS_UNDEF).then_some(value)
     })
 }
 

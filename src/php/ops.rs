@@ -6,7 +6,7 @@ use ext_php_rs::exception::PhpException;
 use ext_php_rs::prelude::PhpResult;
 use std::marker::PhantomData;
 
-use ext_php_rs::ffi::zend_string;
+use ext_php_rs::ffi::{zend_string, IS_STRING};
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{
@@ -21,7 +21,7 @@ use super::sink::ZvalSink;
 use super::tier;
 use super::warn;
 use super::zalloc::alloc_zend_string;
-use crate::engine::{Cache, Error, Namespace, ValueKind, ValueSink, WriteMode};
+use crate::engine::{Cache, Error, Namespace, ValueKind, ValueSink, WriteMode, MAX_KEY_LEN};
 use crate::tier::Near;
 
 /// An engine error as PHP sees it: a caller's bad key is a ValueError, any other refusal (a
@@ -244,8 +244,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     // (`zend_str` sees through a reference, hence the separate test); the others are checked
     // key by key, every error reported by key_bytes.
     let mut referenced = false;
-    let all_plain =
-        hash::elements(keys).all(|(_, k)| !k.is_reference() && plain_string_key(k).is_some());
+    let all_plain = hash::values(keys).all(PlainKey::is_plain);
     if !all_plain {
         hash::try_for_each(keys, |_, k| {
             referenced |= k.is_reference();
@@ -260,7 +259,7 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     };
     if all_plain {
         // The common call: an array of strings, each the key and the result's key as it is.
-        let batch = hash::elements(keys).filter_map(|(_, k)| PlainKey::of(k));
+        let batch = hash::values(keys).filter_map(PlainKey::of);
         read_batch(cache, ns, batch, &mut out)?;
         return Ok(out);
     }
@@ -318,6 +317,19 @@ impl<'a> PlainKey<'a> {
         // SAFETY: a zval of type string holds a live zend_string, which its array keeps alive
         // for 'a (the array is not changed meanwhile: see `hash::elements`).
         Some(PlainKey { s: unsafe { k.value.str_ }, _keys: PhantomData })
+    }
+}
+
+impl PlainKey<'_> {
+    /// Whether `k` is a string (not a reference to one) of a valid key's length: one test of
+    /// the type byte and one of the length, as `of` and `as_ref` then take it.
+    #[inline(always)]
+    fn is_plain(k: &Zval) -> bool {
+        // SAFETY: the type byte of an initialised zval; a string zval holds a live string.
+        unsafe {
+            u32::from(k.u1.v.type_) == IS_STRING
+                && (*k.value.str_).len.wrapping_sub(1) < MAX_KEY_LEN
+        }
     }
 }
 
