@@ -88,6 +88,11 @@ extern "C" {
     #[link_name = "_emalloc"]
     pub(super) fn emalloc_release(size: usize) -> *mut c_void;
 
+    // Zend/zend_hash.h: makes an array not yet initialised a hash of its nTableSize buckets,
+    // and a packed array a hash.
+    pub(super) fn zend_hash_real_init_mixed(ht: *mut ZendHashTable);
+    pub(super) fn zend_hash_packed_to_hash(ht: *mut ZendHashTable);
+
     // Zend/zend_string.h
     pub(super) static zend_empty_string: *mut zend_string;
     pub(super) static zend_one_char_string: [*mut zend_string; 256];

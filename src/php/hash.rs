@@ -8,7 +8,9 @@ use ext_php_rs::ffi::{
 };
 use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
-use super::ffi::_zend_handle_numeric_str_ex;
+use super::ffi::{
+    _zend_handle_numeric_str_ex, zend_hash_packed_to_hash, zend_hash_real_init_mixed,
+};
 
 /// Zend/zend_hash.h
 const HASH_FLAG_PACKED: u32 = 1 << 2;
@@ -125,70 +127,99 @@ pub fn symtable_update(ht: &mut ZendHashTable, key: &ZendStr, value: &mut Zval) 
     }
 }
 
-/// `symtable_update` for a table filled with the values of a batch, whose keys are nearly
-/// always new to it: a new string key is appended here, inline, to a table that already has
-/// room for it (sized for the whole batch when made, and initialised as a hash by the first
-/// key, which goes through `symtable_update`). A key already there, a numeric one, or a table
-/// in any other state takes `symtable_update`. (zend_hash_update for every key, with its call
-/// and its handling of a table in any state: multi-get 698 -> 682 instructions a key,
-/// callgrind.)
-///
-/// # Safety
-/// `key` must point at a live zend_string that no Rust reference covers meanwhile.
-#[inline(always)]
-pub unsafe fn symtable_append(ht: &mut ZendHashTable, key: *mut zend_string, value: &mut Zval) {
-    // SAFETY: the caller's contract.
-    let (bytes, h) = unsafe { (contents(key), (*key).h) };
-    // SAFETY: `u.flags` is the plain flags word of an initialised array.
-    let flags = unsafe { ht.u.flags };
-    // A packed or not yet initialised table has no buckets to append to; `h` is 0 only for a
-    // string PHP has not hashed yet (batch keys have been: `zend_str_hash`).
-    if maybe_numeric(bytes)
-        || flags & (HASH_FLAG_PACKED | HASH_FLAG_UNINITIALIZED) != 0
-        || ht.nNumUsed >= ht.nTableSize
-        || h == 0
-    {
-        // SAFETY: the caller's contract; the reference lives for this call only.
-        return symtable_update(ht, unsafe { &*key.cast::<ZendStr>() }, value);
-    }
-    let key_ptr = key;
-    let used = ht.nNumUsed;
-    // SAFETY: the table is an initialised hash (neither flag above) that we own, so arData
-    // points at nTableSize Buckets, of which the first nNumUsed are in use, preceded by the
-    // hash part of -nTableMask u32 chain heads (`h | nTableMask` is a negative index into it,
-    // as HT_HASH_EX takes it). Each chain links in-use Buckets by index through their zvals'
-    // `u2.next` and ends at HT_INVALID_IDX. `used < nTableSize`, so Bucket `used` is in the
-    // table and free. Keys of in-use Buckets are null (integer keys) or live strings.
-    unsafe {
-        let data = ht.__bindgen_anon_1.arData;
-        let head = data.cast::<u32>().offset((h as u32 | ht.nTableMask) as i32 as isize);
-        let mut at = *head;
-        while at != HT_INVALID_IDX {
-            let b = data.add(at as usize);
-            let k = (*b).key;
-            if k == key_ptr
-                || ((*b).h == h && !k.is_null() && (*k).len == bytes.len() && contents(k) == bytes)
-            {
-                // A key repeated in the batch: its value replaces the earlier one's (which
-                // zend_hash_update releases), as `$ht[$key] = $value` does.
-                return symtable_update(ht, &*key.cast::<ZendStr>(), value);
+/// A result array filled a key at a time, whose keys are nearly always new to it: made a hash
+/// (neither packed nor uninitialised) once, when wrapped, and kept one by taking every change
+/// through here, so that `append` needs no test of the array's state.
+pub struct HashBuilder<'a>(&'a mut ZendHashTable);
+
+impl<'a> HashBuilder<'a> {
+    /// Makes `ht` a hash now if it is not one yet: an array made with room for all the keys to
+    /// come (`ZendHashTable::with_capacity`) is then never resized.
+    pub fn new(ht: &'a mut ZendHashTable) -> HashBuilder<'a> {
+        // SAFETY: `u.flags` is the plain flags word of an initialised array, which we own; each
+        // function is given the kind of array it converts.
+        unsafe {
+            let flags = ht.u.flags;
+            if flags & HASH_FLAG_UNINITIALIZED != 0 {
+                zend_hash_real_init_mixed(ht);
+            } else if flags & HASH_FLAG_PACKED != 0 {
+                zend_hash_packed_to_hash(ht);
             }
-            at = (*b).val.u2.next;
         }
-        if (*key_ptr).gc.u.type_info & GC_IMMUTABLE == 0 {
-            // The table holds a reference to a key that is not interned, and says so.
-            (*key_ptr).gc.refcount += 1;
-            ht.u.flags = flags & !HASH_FLAG_STATIC_KEYS;
+        HashBuilder(ht)
+    }
+
+    /// `symtable_update`.
+    pub fn update(&mut self, key: &ZendStr, value: &mut Zval) {
+        symtable_update(self.0, key, value);
+    }
+
+    /// `index_update`.
+    pub fn index_update(&mut self, index: i64, value: &mut Zval) {
+        index_update(self.0, index, value);
+    }
+
+    /// `update` of a key that `key` points at: a string key not in the array yet goes in at
+    /// the end, inline, while the array has room for it; a key already there, a numeric one, or
+    /// a full array takes `update`. (zend_hash_update for every key, with its call and its
+    /// handling of an array in any state: multi-get 698 -> 682 instructions a key; the first
+    /// key's initialisation made here and the tests of the state gone: 669 -> 656, callgrind.)
+    ///
+    /// # Safety
+    /// `key` must point at a live zend_string that PHP has hashed (its `h` is set) and that no
+    /// Rust reference covers meanwhile.
+    #[inline(always)]
+    pub unsafe fn append(&mut self, key: *mut zend_string, value: &mut Zval) {
+        // SAFETY: the caller's contract.
+        let (bytes, h) = unsafe { (contents(key), (*key).h) };
+        debug_assert_ne!(h, 0, "append of a key PHP has not hashed");
+        let ht = &mut *self.0;
+        if maybe_numeric(bytes) || ht.nNumUsed >= ht.nTableSize {
+            // SAFETY: the caller's contract; the reference lives for this call only.
+            return self.update(unsafe { &*key.cast::<ZendStr>() }, value);
         }
-        let b = data.add(used as usize);
-        (*b).key = key_ptr;
-        (*b).h = h;
-        (*b).val.value = value.value;
-        (*b).val.u1 = value.u1;
-        (*b).val.u2.next = *head;
-        *head = used;
-        ht.nNumUsed = used + 1;
-        ht.nNumOfElements += 1;
+        let used = ht.nNumUsed;
+        // SAFETY: the array is a hash (`new`, and nothing here makes it packed) that we own, so
+        // arData points at nTableSize Buckets, of which the first nNumUsed are in use, preceded
+        // by the hash part of -nTableMask u32 chain heads (`h | nTableMask` is a negative index
+        // into it, as HT_HASH_EX takes it). Each chain links in-use Buckets by index through
+        // their zvals' `u2.next` and ends at HT_INVALID_IDX. `used < nTableSize`, so Bucket
+        // `used` is in the array and free. Keys of in-use Buckets are null (integer keys) or
+        // live strings.
+        unsafe {
+            let data = ht.__bindgen_anon_1.arData;
+            let head = data.cast::<u32>().offset((h as u32 | ht.nTableMask) as i32 as isize);
+            let mut at = *head;
+            while at != HT_INVALID_IDX {
+                let b = data.add(at as usize);
+                let k = (*b).key;
+                if k == key
+                    || ((*b).h == h
+                        && !k.is_null()
+                        && (*k).len == bytes.len()
+                        && contents(k) == bytes)
+                {
+                    // A key repeated in the batch: its value replaces the earlier one's (which
+                    // zend_hash_update releases), as `$ht[$key] = $value` does.
+                    return self.update(&*key.cast::<ZendStr>(), value);
+                }
+                at = (*b).val.u2.next;
+            }
+            if (*key).gc.u.type_info & GC_IMMUTABLE == 0 {
+                // The array holds a reference to a key that is not interned, and says so.
+                (*key).gc.refcount += 1;
+                ht.u.flags &= !HASH_FLAG_STATIC_KEYS;
+            }
+            let b = data.add(used as usize);
+            (*b).key = key;
+            (*b).h = h;
+            (*b).val.value = value.value;
+            (*b).val.u1 = value.u1;
+            (*b).val.u2.next = *head;
+            *head = used;
+            ht.nNumUsed = used + 1;
+            ht.nNumOfElements += 1;
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use super::args::{
 };
 use super::cache;
 use super::codec;
-use super::hash::{self, Key};
+use super::hash::{self, HashBuilder, Key};
 use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
@@ -293,7 +293,7 @@ trait BatchKey: AsRef<[u8]> {
     fn string_hash(&self) -> u64;
     /// `out[key] = value` with the caller's own key (PHP refcounts it), a numeric string as an
     /// int, as PHP's arrays do. The table takes over `value`'s value.
-    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval);
+    fn insert_into(&self, out: &mut HashBuilder, value: &mut Zval);
 }
 
 /// A key the caller gave as a string that is a valid key as it is (the first pass checked it),
@@ -348,9 +348,9 @@ impl BatchKey for PlainKey<'_> {
         unsafe { zend_str_hash_raw(self.s) }
     }
     #[inline]
-    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval) {
+    fn insert_into(&self, out: &mut HashBuilder, value: &mut Zval) {
         // SAFETY: a live string (`of`), hashed by `string_hash` before the key was read.
-        unsafe { hash::symtable_append(out, self.s, value) };
+        unsafe { out.append(self.s, value) };
     }
 }
 
@@ -358,10 +358,10 @@ impl BatchKey for CallerKey<'_> {
     fn string_hash(&self) -> u64 {
         key_string_hash(self.zval, &self.bytes)
     }
-    fn insert_into(&self, out: &mut ZendHashTable, value: &mut Zval) {
+    fn insert_into(&self, out: &mut HashBuilder, value: &mut Zval) {
         match self.zval.zend_str() {
-            Some(s) => hash::symtable_update(out, s, value),
-            None => hash::index_update(out, self.zval.long().unwrap_or_default(), value),
+            Some(s) => out.update(s, value),
+            None => out.index_update(self.zval.long().unwrap_or_default(), value),
         }
     }
 }
@@ -373,6 +373,7 @@ fn read_batch<K: BatchKey>(
     keys: impl IntoIterator<Item = K>,
     out: &mut ZendHashTable,
 ) -> PhpResult<()> {
+    let mut out = HashBuilder::new(out);
     let mut sink = ZvalSink::new();
     let mut failed = None;
     let read = cache.get_each_hashed(ns, keys, K::string_hash, &mut sink, |key, hit, sink| {
@@ -380,7 +381,7 @@ fn read_batch<K: BatchKey>(
         let mut v = Zval::new();
         match take_value(kind, sink, &mut v) {
             Ok(true) => {
-                key.insert_into(out, &mut v);
+                key.insert_into(&mut out, &mut v);
                 std::mem::forget(v);
             }
             Ok(false) => {}
