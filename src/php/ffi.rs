@@ -83,29 +83,6 @@ extern "C" {
         idx: *mut u64,
     ) -> bool;
 
-    // Zend/zend_alloc.h: the request allocator as a release build of PHP declares it (a debug
-    // build adds the caller's file and line; `zalloc` calls this in a release build only).
-    #[link_name = "_emalloc"]
-    pub(super) fn emalloc_release(size: usize) -> *mut c_void;
-    // Zend/zend_alloc.h: a release build's allocator of one size of small block, what
-    // emalloc() of a constant size compiles to in PHP's own code.
-    pub(super) fn _emalloc_8() -> *mut c_void;
-    pub(super) fn _emalloc_16() -> *mut c_void;
-    pub(super) fn _emalloc_24() -> *mut c_void;
-    pub(super) fn _emalloc_32() -> *mut c_void;
-    pub(super) fn _emalloc_40() -> *mut c_void;
-    pub(super) fn _emalloc_48() -> *mut c_void;
-    pub(super) fn _emalloc_56() -> *mut c_void;
-    pub(super) fn _emalloc_64() -> *mut c_void;
-    pub(super) fn _emalloc_80() -> *mut c_void;
-    pub(super) fn _emalloc_96() -> *mut c_void;
-    pub(super) fn _emalloc_112() -> *mut c_void;
-    pub(super) fn _emalloc_128() -> *mut c_void;
-    pub(super) fn _emalloc_160() -> *mut c_void;
-    pub(super) fn _emalloc_192() -> *mut c_void;
-    pub(super) fn _emalloc_224() -> *mut c_void;
-    pub(super) fn _emalloc_256() -> *mut c_void;
-
     // Zend/zend_hash.h: makes an array not yet initialised a hash of its nTableSize buckets,
     // and a packed array a hash.
     pub(super) fn zend_hash_real_init_mixed(ht: *mut ZendHashTable);
@@ -149,4 +126,33 @@ extern "C" {
     // and puts it back.
     pub(super) fn shmcache_serializer_set_aside(saved: *mut SerializerState);
     pub(super) fn shmcache_serializer_restore(saved: *const SerializerState);
+}
+
+// PHP's allocator as a release build declares it, and its per-size allocators, which only a
+// release build has (build.rs sets `php_debug_build` against a debug one): declared apart so
+// that a library built for a debug PHP references none of them.
+#[cfg(not(php_debug_build))]
+extern "C" {
+    // Zend/zend_alloc.h: the request allocator as a release build of PHP declares it (a debug
+    // build adds the caller's file and line; `zalloc` calls this in a release build only).
+    #[link_name = "_emalloc"]
+    pub(super) fn emalloc_release(size: usize) -> *mut c_void;
+    // Zend/zend_alloc.h: a release build's allocator of one size of small block, what
+    // emalloc() of a constant size compiles to in PHP's own code.
+    pub(super) fn _emalloc_8() -> *mut c_void;
+    pub(super) fn _emalloc_16() -> *mut c_void;
+    pub(super) fn _emalloc_24() -> *mut c_void;
+    pub(super) fn _emalloc_32() -> *mut c_void;
+    pub(super) fn _emalloc_40() -> *mut c_void;
+    pub(super) fn _emalloc_48() -> *mut c_void;
+    pub(super) fn _emalloc_56() -> *mut c_void;
+    pub(super) fn _emalloc_64() -> *mut c_void;
+    pub(super) fn _emalloc_80() -> *mut c_void;
+    pub(super) fn _emalloc_96() -> *mut c_void;
+    pub(super) fn _emalloc_112() -> *mut c_void;
+    pub(super) fn _emalloc_128() -> *mut c_void;
+    pub(super) fn _emalloc_160() -> *mut c_void;
+    pub(super) fn _emalloc_192() -> *mut c_void;
+    pub(super) fn _emalloc_224() -> *mut c_void;
+    pub(super) fn _emalloc_256() -> *mut c_void;
 }

@@ -2,21 +2,26 @@
 //! A leaf: it uses nothing else of the extension, so the read sink, the array decoder's
 //! strings and the batch writers can all depend on it.
 
+#[cfg(php_debug_build)]
 use std::alloc::Layout;
+#[cfg(not(php_debug_build))]
 use std::ffi::c_void;
 use std::mem::offset_of;
 
+#[cfg(php_debug_build)]
 use ext_php_rs::alloc::emalloc;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{zend_string, IS_STRING};
 use ext_php_rs::types::ZendStr;
 
+#[cfg(not(php_debug_build))]
 use super::ffi::{
     _emalloc_112, _emalloc_128, _emalloc_16, _emalloc_160, _emalloc_192, _emalloc_224, _emalloc_24,
     _emalloc_256, _emalloc_32, _emalloc_40, _emalloc_48, _emalloc_56, _emalloc_64, _emalloc_8,
     _emalloc_80, _emalloc_96, emalloc_release,
 };
 
+#[cfg(not(php_debug_build))]
 type SizedAlloc = unsafe extern "C" fn() -> *mut c_void;
 
 /// PHP's allocator of the smallest bin that holds a block of `8 * (i + 1)` bytes, for the
@@ -25,8 +30,9 @@ type SizedAlloc = unsafe extern "C" fn() -> *mut c_void;
 /// other. Picked by a table lookup rather than by `_emalloc`'s own computation of the bin:
 /// get 836 -> 822 instructions, multi-get 656 -> 647 a key (callgrind, a 42-byte string).
 /// (The per-size functions exist in PHP's release builds only, as `emalloc_release`'s
-/// declaration fits them only: a debug build of PHP takes ext-php-rs' `emalloc`, and this table,
-/// used under that test only, is then left out.)
+/// declaration fits them only: against a debug build of PHP, build.rs sets `php_debug_build`,
+/// the table and the declarations are left out and ext-php-rs' `emalloc` is used.)
+#[cfg(not(php_debug_build))]
 static BY_EIGHTS: [SizedAlloc; 32] = [
     _emalloc_8,
     _emalloc_16,
@@ -63,6 +69,7 @@ static BY_EIGHTS: [SizedAlloc; 32] = [
 ];
 
 /// emalloc of `size` bytes, in a release build of PHP.
+#[cfg(not(php_debug_build))]
 #[inline(always)]
 fn emalloc_small_or(size: usize) -> *mut c_void {
     // SAFETY: PHP's allocators, declared as a release build defines them (this build is one:
@@ -92,15 +99,14 @@ const GC_STRING: u32 = IS_STRING | (1 << 4);
 pub(super) fn alloc_zend_string(len: usize) -> (ZBox<ZendStr>, *mut u8) {
     let header = offset_of!(zend_string, val);
     let size = len.checked_add(header + 1).expect("value length fits in memory");
-    let p = if ext_php_rs::PHP_DEBUG {
-        emalloc(Layout::from_size_align(size, 8).expect("zend_string layout"))
-    } else {
-        // Called directly: ext-php-rs' `emalloc`, which picks the declaration for the build,
-        // is out of line and checks the alignment (get 841 -> 836 instructions, multi-get
-        // 682 -> 677 a key, callgrind).
-        emalloc_small_or(size).cast::<u8>()
-    }
-    .cast::<zend_string>();
+    #[cfg(php_debug_build)]
+    let p = emalloc(Layout::from_size_align(size, 8).expect("zend_string layout"));
+    // Called directly: ext-php-rs' `emalloc`, which picks the declaration for the build, is
+    // out of line and checks the alignment (get 841 -> 836 instructions, multi-get 682 -> 677
+    // a key, callgrind).
+    #[cfg(not(php_debug_build))]
+    let p = emalloc_small_or(size).cast::<u8>();
+    let p = p.cast::<zend_string>();
     assert!(!p.is_null(), "emalloc returned null");
     // SAFETY: `p` points at `size` fresh bytes from emalloc (which bails out rather than return
     // a short block): room for the header fields written here, `len` bytes of contents and the
