@@ -4,7 +4,7 @@ use ext_php_rs::convert::{FromZval, FromZvalMut, StubLiteral};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_reference, zend_string};
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
+use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
 
 use super::ffi::zend_try_assign_typed_ref_bool;
@@ -214,37 +214,35 @@ pub fn key_bytes<'a>(
 /// left there for the next call when it has not), as PHP's own hash tables do.
 #[inline(always)]
 pub fn key_string_hash(zval: &Zval, bytes: &[u8]) -> u64 {
-    match zval.zend_str() {
-        Some(s) => zend_str_hash(s, bytes),
+    match zval_string(zval) {
+        // SAFETY: PHP's own pointer to a live string; `bytes`, its contents, is the only
+        // borrow of it and does not cover the header.
+        Some(s) => unsafe { zend_str_hash_raw(s) },
         None => string_hash(bytes),
     }
 }
 
-/// `string_hash` of a PHP string's bytes (`bytes`, its contents): PHP's own hash of it
-/// (computed and kept in the string when PHP has not hashed it yet).
+/// PHP's own pointer to the string a zval holds (None for any other type, a reference to a
+/// string included). Writing through it is sound where a pointer made from a `&ZendStr` is not:
+/// the compiler takes memory behind a shared reference as unchanging and may drop such a write.
 #[inline(always)]
-pub fn zend_str_hash(s: &ZendStr, bytes: &[u8]) -> u64 {
-    let raw = (s as *const ZendStr).cast_mut().cast::<zend_string>();
-    // SAFETY: `raw` is a live string (borrowed for this call). Reading `h` is
-    // what every PHP hash lookup does; writing it when it is 0 is what `zend_string_hash_val`
-    // does: only strings PHP has not hashed yet have 0 there, and those are never interned or
-    // in shared memory (interned strings are hashed when interned). `string_hash` is the value
-    // PHP computes.
-    unsafe {
-        let cached = (*raw).h;
-        if cached != 0 {
-            return cached;
-        }
-        let h = string_hash(bytes);
-        (*raw).h = h;
-        h
+pub fn zval_string(zval: &Zval) -> Option<*mut zend_string> {
+    if !zval.is_string() {
+        // (The value of another type may not even be initialised: not read.)
+        return None;
     }
+    // SAFETY: a zval of type string holds a live zend_string pointer.
+    Some(unsafe { zval.value.str_ })
 }
 
-/// `zend_str_hash` of a string held by PHP's own pointer to it.
+/// `string_hash` of a PHP string's contents: PHP's own hash of it when PHP has computed it
+/// already, and otherwise computed and kept in the string, as PHP's own hash tables do
+/// (`zend_string_hash_val`: only strings PHP has not hashed have 0 there, and those are never
+/// interned or in shared memory). `string_hash` is the value PHP computes.
 ///
 /// # Safety
-/// `s` must point at a live zend_string that no Rust reference covers meanwhile.
+/// `s` must be PHP's own pointer to a live zend_string (not one made from a Rust reference)
+/// whose header no Rust reference covers meanwhile (a slice of its contents may be live).
 #[inline(always)]
 pub unsafe fn zend_str_hash_raw(s: *mut zend_string) -> u64 {
     // SAFETY: as in `zend_str_hash`; the caller's contract makes `s` valid to read and write.

@@ -49,8 +49,8 @@ fn store(
         return Ok(z);
     }
     let mut z = Zval::new();
-    match (key.zend_str(), value) {
-        (Some(k), Some(v)) => z.set_bool(store_one(ApcuKey::string(k), v, ttl, exclusive, &what)?),
+    match (ApcuKey::string(key), value) {
+        (Some(k), Some(v)) => z.set_bool(store_one(k, v, ttl, exclusive, &what)?),
         // No value: nothing to store.
         (Some(_), None) => z.set_bool(false),
         (None, _) => {
@@ -84,12 +84,13 @@ pub fn apcu_fetch(key: &Zval, mut success: Found) -> PhpResult<Zval> {
     if let Some(keys) = key.array() {
         let mut out = ZendHashTable::with_capacity(keys.len() as u32);
         for (_, k) in hash::elements(keys) {
-            let Some(s) = k.dereference().zend_str() else {
+            let k = k.dereference();
+            let (Some(s), Some(key)) = (k.zend_str(), ApcuKey::string(k)) else {
                 warning("apc_fetch() expects a string or array of strings.");
                 continue;
             };
             let mut v = Zval::new();
-            if fetch_one(ApcuKey::string(s), &mut v)? {
+            if fetch_one(key, &mut v)? {
                 hash::str_update(&mut out, s, &mut v);
                 std::mem::forget(v);
             }
@@ -139,15 +140,15 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
         "apc_delete() expects a string, array of strings, or APCIterator instance";
     let key = key.dereference();
     let mut z = Zval::new();
-    if let Some(s) = key.zend_str() {
-        z.set_bool(cache().is_some_and(|c| delete_one(c, ApcuKey::string(s))));
+    if let Some(k) = ApcuKey::string(key) {
+        z.set_bool(cache().is_some_and(|c| delete_one(c, k)));
     } else if let Some(keys) = key.array() {
         // The keys that were not deleted (not a string, or not there) come back as a list.
         let mut failed = ZendHashTable::new();
         for (_, k) in hash::elements(keys) {
             let k = k.dereference();
-            let deleted = match k.zend_str() {
-                Some(s) => cache().is_some_and(|c| delete_one(c, ApcuKey::string(s))),
+            let deleted = match ApcuKey::string(k) {
+                Some(key) => cache().is_some_and(|c| delete_one(c, key)),
                 None => {
                     warning(EXPECTS);
                     false

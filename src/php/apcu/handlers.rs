@@ -47,7 +47,7 @@ fn plain_int(c: &Call<'_>, n: usize, default: i64) -> Result<i64, Declined> {
 
 /// The key argument when it is a string (dereferenced, as the generated handlers take it).
 fn string_key<'a>(c: &Call<'a>) -> Result<ApcuKey<'a>, Declined> {
-    c.arg(0).and_then(|z| z.zend_str()).map(ApcuKey::string).ok_or(Declined)
+    c.arg(0).and_then(|z| ApcuKey::string(z)).ok_or(Declined)
 }
 
 unsafe extern "C" fn fetch(ex: *mut zend_execute_data, retval: *mut zval) {

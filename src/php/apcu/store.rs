@@ -1,12 +1,14 @@
 //! Where APCu keys live and the operations on one key that every apcu_* entry point shares
 //! (the functions, the hand-written handlers, `apcu_entry`, the iterator).
 
+use ext_php_rs::ffi::zend_string;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendStr, Zval};
+use ext_php_rs::types::Zval;
+use std::ptr::NonNull;
 use std::sync::OnceLock;
 
 use crate::engine::{string_hash, Cache, Error, Namespace, ValueKind, WriteMode, MAX_KEY_LEN};
-use crate::php::args::zend_str_hash;
+use crate::php::args::{zend_str_hash_raw, zval_string};
 use crate::php::region::cache;
 use crate::php::warn::warning;
 use crate::php::{codec, ops};
@@ -40,7 +42,10 @@ pub(super) fn locate(key: &[u8]) -> (&'static Namespace, &[u8]) {
 #[derive(Clone, Copy)]
 pub(super) struct ApcuKey<'a> {
     bytes: &'a [u8],
-    string: Option<&'a ZendStr>,
+    /// PHP's own pointer to the string `bytes` are the contents of, when the key is one: its
+    /// hash is read from it (and kept in it).
+    /// (NonNull: the Option then takes no word of its own.)
+    string: Option<NonNull<zend_string>>,
 }
 
 impl<'a> ApcuKey<'a> {
@@ -48,8 +53,12 @@ impl<'a> ApcuKey<'a> {
         ApcuKey { bytes, string: None }
     }
 
-    pub(super) fn string(s: &'a ZendStr) -> ApcuKey<'a> {
-        ApcuKey { bytes: s.as_bytes(), string: Some(s) }
+    /// The key a string zval holds; None for any other zval.
+    pub(super) fn string(zval: &'a Zval) -> Option<ApcuKey<'a>> {
+        let s = NonNull::new(zval_string(zval)?)?;
+        // SAFETY: the zval's live string, which the zval (borrowed for 'a) keeps alive.
+        let bytes = unsafe { crate::php::hash::contents(s.as_ptr()) };
+        Some(ApcuKey { bytes, string: Some(s) })
     }
 
     /// Longer than the engine takes: absent for a read or a delete (as APCu has no limit), an
@@ -64,7 +73,8 @@ impl<'a> ApcuKey<'a> {
         let (ns, key) = locate(self.bytes);
         let hash = match self.string {
             // (The empty key is stored as "-": its own hash.)
-            Some(s) if !self.bytes.is_empty() => zend_str_hash(s, self.bytes),
+            // SAFETY: PHP's own pointer to the live string whose contents `bytes` borrows.
+            Some(s) if !self.bytes.is_empty() => unsafe { zend_str_hash_raw(s.as_ptr()) },
             _ => string_hash(key),
         };
         (ns, key, hash)
