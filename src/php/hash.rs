@@ -171,12 +171,44 @@ impl<'a> HashBuilder<'a> {
     #[inline(always)]
     pub unsafe fn append(&mut self, key: *mut zend_string, value: &mut Zval) {
         // SAFETY: the caller's contract.
+        unsafe { self.append_as::<true>(key, value) }
+    }
+
+    /// `append` that keeps every key a string key, a numeric one ("3") too, as `str_update`
+    /// does (APCu's fetch of an array of keys builds its result so).
+    ///
+    /// # Safety
+    /// As `append`.
+    #[inline(always)]
+    pub unsafe fn append_string_key(&mut self, key: *mut zend_string, value: &mut Zval) {
+        // SAFETY: the caller's contract.
+        unsafe { self.append_as::<false>(key, value) }
+    }
+
+    /// The fallback of an append: `$ht[$key] = $value` as a symbol table takes it, or with
+    /// the key kept a string.
+    #[inline(always)]
+    fn update_as<const SYMTABLE: bool>(&mut self, key: &ZendStr, value: &mut Zval) {
+        if SYMTABLE {
+            self.update(key, value)
+        } else {
+            str_update(self.0, key, value)
+        }
+    }
+
+    /// `append` (SYMTABLE: numeric strings become integer keys) or `append_string_key`.
+    ///
+    /// # Safety
+    /// As `append`.
+    #[inline(always)]
+    unsafe fn append_as<const SYMTABLE: bool>(&mut self, key: *mut zend_string, value: &mut Zval) {
+        // SAFETY: the caller's contract.
         let (bytes, h) = unsafe { (contents(key), (*key).h) };
         debug_assert_ne!(h, 0, "append of a key PHP has not hashed");
         let ht = &mut *self.0;
-        if maybe_numeric(bytes) || ht.nNumUsed >= ht.nTableSize {
+        if (SYMTABLE && maybe_numeric(bytes)) || ht.nNumUsed >= ht.nTableSize {
             // SAFETY: the caller's contract; the reference lives for this call only.
-            return self.update(unsafe { &*key.cast::<ZendStr>() }, value);
+            return self.update_as::<SYMTABLE>(unsafe { &*key.cast::<ZendStr>() }, value);
         }
         let used = ht.nNumUsed;
         // SAFETY: the array is a hash (`new`, and nothing here makes it packed) that we own, so
@@ -201,7 +233,7 @@ impl<'a> HashBuilder<'a> {
                 {
                     // A key repeated in the batch: its value replaces the earlier one's (which
                     // zend_hash_update releases), as `$ht[$key] = $value` does.
-                    return self.update(&*key.cast::<ZendStr>(), value);
+                    return self.update_as::<SYMTABLE>(&*key.cast::<ZendStr>(), value);
                 }
                 at = (*b).val.u2.next;
             }

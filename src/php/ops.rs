@@ -287,6 +287,48 @@ pub fn get_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBox<Z
     Ok(out)
 }
 
+/// Reads every key of `keys` under `ns` into `out` as one batch, each hit under its key as a
+/// string key (a numeric one too: `hash::str_update`), as APCu's fetch of an array of keys
+/// builds its result. Only for an array of plain strings of valid lengths: false, with nothing
+/// read, for any other, which the caller then reads key by key.
+pub(super) fn read_plain_batch_string_keyed(
+    ns: &Namespace,
+    keys: &ZendHashTable,
+    out: &mut ZendHashTable,
+) -> PhpResult<bool> {
+    if !hash::values(keys).all(PlainKey::is_plain) {
+        return Ok(false);
+    }
+    if let Some(cache) = cache() {
+        let batch = hash::values(keys).filter_map(PlainKey::of).map(StringKeyed);
+        read_batch(cache, ns, batch, out)?;
+    }
+    Ok(true)
+}
+
+/// A plain key whose result goes in as a string key whatever it reads as.
+#[derive(Clone, Copy)]
+struct StringKeyed<'a>(PlainKey<'a>);
+
+impl AsRef<[u8]> for StringKeyed<'_> {
+    #[inline(always)]
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_ref()
+    }
+}
+
+impl BatchKey for StringKeyed<'_> {
+    #[inline]
+    fn string_hash(&self) -> u64 {
+        self.0.string_hash()
+    }
+    #[inline]
+    fn insert_into(&self, out: &mut HashBuilder, value: &mut Zval) {
+        // SAFETY: a live string (`PlainKey::of`), hashed by `string_hash` before it was read.
+        unsafe { out.append_string_key(self.0.s, value) };
+    }
+}
+
 /// A key of a multi-get: its bytes (`as_ref`), its `string_hash`, and how its value goes into
 /// the result.
 trait BatchKey: AsRef<[u8]> {

@@ -14,6 +14,7 @@ use super::store::{
 };
 use crate::php::args::{Found, IntArg, KeyArg};
 use crate::php::hash::{self, Key};
+use crate::php::ops;
 use crate::php::region::cache;
 use crate::php::warn::warning;
 
@@ -83,16 +84,20 @@ pub fn apcu_fetch(key: &Zval, mut success: Found) -> PhpResult<Zval> {
     let key = key.dereference();
     if let Some(keys) = key.array() {
         let mut out = ZendHashTable::with_capacity(keys.len() as u32);
-        for (_, k) in hash::elements(keys) {
-            let k = k.dereference();
-            let (Some(s), Some(key)) = (k.zend_str(), ApcuKey::string(k)) else {
-                warning("apc_fetch() expects a string or array of strings.");
-                continue;
-            };
-            let mut v = Zval::new();
-            if fetch_one(key, &mut v)? {
-                hash::str_update(&mut out, s, &mut v);
-                std::mem::forget(v);
+        // An array of plain strings (the usual call) is read as one batch (a multi-get: the
+        // look-ahead, one call), any other key by key.
+        if !ops::read_plain_batch_string_keyed(apcu_namespace(), keys, &mut out)? {
+            for (_, k) in hash::elements(keys) {
+                let k = k.dereference();
+                let (Some(s), Some(key)) = (k.zend_str(), ApcuKey::string(k)) else {
+                    warning("apc_fetch() expects a string or array of strings.");
+                    continue;
+                };
+                let mut v = Zval::new();
+                if fetch_one(key, &mut v)? {
+                    hash::str_update(&mut out, s, &mut v);
+                    std::mem::forget(v);
+                }
             }
         }
         success.set(true);
