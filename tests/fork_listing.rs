@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use common::{make_value, spawn, wait, Rng, Shared};
 use shmcache::engine::{Cache, Config, Namespace, ValueKind};
@@ -28,8 +28,9 @@ fn key_of(i: u64) -> Vec<u8> {
     format!("key:{i}").into_bytes()
 }
 
+/// The cache's clock (expiries are computed on it).
 fn now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
+    shmcache::engine::clock_secs()
 }
 
 #[test]

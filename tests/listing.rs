@@ -17,8 +17,9 @@ fn keys(listing: &[ListedEntry]) -> Vec<&[u8]> {
     listing.iter().map(|e| e.key.as_slice()).collect()
 }
 
+/// The cache's clock (expiries are computed on it).
 fn now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
+    shmcache::engine::clock_secs()
 }
 
 #[test]

@@ -25,6 +25,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::LocalKey;
 
+use super::clock;
 use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
 use super::index::{
@@ -151,17 +152,6 @@ fn with_buffer<R>(slot: &'static LocalKey<Cell<Vec<u8>>>, f: impl FnOnce(&mut Ve
     let r = f(&mut buf);
     slot.set(buf);
     r
-}
-
-/// Unix seconds (0 before 1970), as `SystemTime::now().duration_since(UNIX_EPOCH)` gives them:
-/// read with clock_gettime directly, because std's checked conversion to a Duration cost more
-/// than the clock read itself (docs/benchmarks.md, "Figures behind code comments").
-fn now_secs() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec, and CLOCK_REALTIME always exists (the clock
-    // SystemTime::now reads); on failure `ts` stays zeroed, which gives 0 like unwrap_or(0).
-    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
-    u64::try_from(ts.tv_sec).unwrap_or(0)
 }
 
 /// A Unix time as the 32 bits an entry header keeps (times past 2106 as its last second).
@@ -359,7 +349,7 @@ impl Cache {
     fn liveness(&self, h: &EntryHeader, generation: Option<u64>) -> Liveness {
         if !self.epoch_is_current(h.epoch) || generation != Some(h.ns_generation) {
             Liveness::Flushed
-        } else if h.expires_at != 0 && u64::from(h.expires_at) <= now_secs() {
+        } else if h.expires_at != 0 && clock::has_passed(u64::from(h.expires_at)) {
             Liveness::Expired
         } else {
             Liveness::Live

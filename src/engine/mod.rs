@@ -6,6 +6,7 @@
 
 mod cache;
 mod checksum;
+mod clock;
 mod entry;
 mod error;
 mod index;
@@ -20,6 +21,8 @@ pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink,
 /// The hash of a stored value an entry's header holds, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
 pub use checksum::value_hash as entry_value_hash;
+/// The clock entry expiries and store times are read on (Unix seconds, as PHP's `time()`).
+pub use clock::now_secs as clock_secs;
 /// How an entry's checksum is computed, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
 pub use entry::{

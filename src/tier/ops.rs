@@ -320,8 +320,9 @@ fn read_int(cache: &Cache, ns: &Namespace, key: &[u8]) -> Option<i64> {
 /// When a near copy of a value that Redis gave `pttl` milliseconds to live, in a reply to a
 /// call sent at `sent_ms`, must die (Unix seconds, 0 = never): no later than Redis' copy, which
 /// counted from when the script ran, after `sent_ms`, less the clock's tolerance (a step back
-/// smaller than `positions::TOLERANCE_MS` goes unseen). None: not worth copying (it would be dead
-/// on arrival).
+/// smaller than `positions::TOLERANCE_MS` goes unseen; so does the engine's reading of expiries
+/// on the kernel's tick, at most a tick, 10 ms at the slowest, behind the wall clock). None:
+/// not worth copying (it would be dead on arrival).
 fn near_expiry(sent_ms: u64, pttl: i64, now_ms: u64) -> Option<u64> {
     match pttl {
         -1 => Some(0),

@@ -18,8 +18,9 @@ use super::compress::COMPRESS_BUF;
 use super::insert::RivalWatch;
 use super::read::Lookup;
 use super::sink::CheckOnly;
-use super::{check_key, clamp_secs, now_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
+use super::{check_key, clamp_secs, with_buffer, Cache, Liveness, Namespace, ValueKind};
 use crate::engine::checksum;
+use crate::engine::clock;
 use crate::engine::entry::{
     checksum_of, entry_len, pair_check, pair_pos, EntryHeader, FLAG_COMPRESSED, FLAG_IN_PLACE,
     HEADER_LEN, IN_PLACE_LEN,
@@ -271,7 +272,7 @@ impl Cache {
     /// The expiry and store time of a write into `ns`, from one clock read.
     #[inline(never)]
     fn times_of_write(lifetime: Lifetime, ns: &Namespace) -> (u32, u32) {
-        let now = now_secs();
+        let now = clock::now_secs();
         let expires_at = match lifetime {
             Lifetime::Ttl(ttl) => Self::expiry(ttl, now),
             Lifetime::Until(t) => clamp_secs(t),
