@@ -31,6 +31,7 @@ function caches(): array {
         $c['shmcache'] = [
             'init' => '',
             'get' => 'shmcache_get($k)', 'set' => 'shmcache_set($k, $v)', 'add' => 'shmcache_add($k, $v)',
+            'set_ttl' => 'shmcache_set($k, $v, 3600)',
             'incr' => 'shmcache_incr($k, 1)', 'delete' => 'shmcache_delete($k)', 'multi' => 'shmcache_get_multi($ks)',
             'flush' => 'shmcache_flush()',
         ];
@@ -38,6 +39,7 @@ function caches(): array {
     $c['php array'] = [
         'init' => 'global $ARR;',
         'get' => '($ARR[$k] ?? false)', 'set' => '($ARR[$k] = $v)', 'add' => '(isset($ARR[$k]) ? false : ($ARR[$k] = $v))',
+        'set_ttl' => '($ARR[$k] = $v)', // (no expiry: the bound no cache can beat)
         'incr' => '(++$ARR[$k])', 'delete' => '(function() use ($k) { global $ARR; unset($ARR[$k]); })()',
         'multi' => 'array_intersect_key($ARR, array_flip($ks))', 'flush' => '($GLOBALS["ARR"] = [])',
     ];
@@ -45,6 +47,7 @@ function caches(): array {
         $c['apcu'] = [
             'init' => '',
             'get' => 'apcu_fetch($k)', 'set' => 'apcu_store($k, $v)', 'add' => 'apcu_add($k, $v)',
+            'set_ttl' => 'apcu_store($k, $v, 3600)',
             'incr' => 'apcu_inc($k, 1)', 'delete' => 'apcu_delete($k)', 'multi' => 'apcu_fetch($ks)',
             'flush' => 'apcu_clear_cache()',
         ];
@@ -54,6 +57,7 @@ function caches(): array {
         $c['yac'] = [
             'init' => 'global $YAC;',
             'get' => '$YAC->get($k)', 'set' => '$YAC->set($k, $v)', 'add' => '$YAC->add($k, $v)',
+            'set_ttl' => '$YAC->set($k, $v, 3600)',
             'incr' => null, 'delete' => '$YAC->delete($k)', 'multi' => '$YAC->get($ks)',
             'flush' => '$YAC->flush()',
         ];
@@ -66,6 +70,7 @@ function caches(): array {
         $c['memcached'] = [
             'init' => 'global $MC;',
             'get' => '$MC->get($k)', 'set' => '$MC->set($k, $v)', 'add' => '$MC->add($k, $v)',
+            'set_ttl' => '$MC->set($k, $v, 3600)',
             'incr' => '$MC->increment($k, 1)', 'delete' => '$MC->delete($k)', 'multi' => '$MC->getMulti($ks)',
             'flush' => '$MC->flush()',
         ];
@@ -78,6 +83,7 @@ function caches(): array {
         $c['redis'] = [
             'init' => 'global $RD;',
             'get' => '$RD->get($k)', 'set' => '$RD->set($k, $v)', 'add' => '$RD->setnx($k, $v)',
+            'set_ttl' => '$RD->setex($k, 3600, $v)',
             // INCR on a PHP-serialized integer fails: counters are written raw by the harness.
             'incr' => '$RD->incr($k)', 'delete' => '$RD->del($k)', 'multi' => '$RD->mGet($ks)',
             'flush' => '$RD->flushDb()',
@@ -175,6 +181,7 @@ function micro(float $seconds): array {
             }
             $loops[$cname] = [
                 'get' => loop($c, $c['get']), 'set' => $set, 'add' => loop($c, $c['add']), 'delete' => loop($c, $c['delete']),
+                'set_ttl' => loop($c, $c['set_ttl']),
                 'chunk' => new ArrayIterator($chunks),
             ];
         }
@@ -193,6 +200,13 @@ function micro(float $seconds): array {
         if ($vname === 'small string') {
             $missKeys = keys_for('absent', 500, false);
             $results['get miss'] = rates(array_map(fn($l) => fn() => $l['get']($missKeys, $v), $loops), $seconds);
+            // Values with an expiry: each read and write of one compares or computes a time.
+            $ttlKeys = keys_for('ttl', 500, true);
+            foreach ($loops as $l) {
+                $l['set_ttl']($ttlKeys, $v);
+            }
+            $results["get hit, stored with a 1 h TTL: $vname"] = rates(array_map(fn($l) => fn() => $l['get']($ttlKeys, $v), $loops), $seconds);
+            $results["set with a 1 h TTL: $vname"] = rates(array_map(fn($l) => fn() => $l['set_ttl']($ttlKeys, $v), $loops), $seconds);
         }
         // add and delete change what they measure, so each of the 3 rounds adds a fresh set of
         // keys and then deletes exactly those; the best round counts, as elsewhere. At most
