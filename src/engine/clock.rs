@@ -53,8 +53,9 @@ pub fn now_secs() -> u64 {
     }
 }
 
-/// Whether Unix second `t` has come on the precise clock (`t <= time()`).
-#[inline]
+/// Whether Unix second `t` has come on the precise clock (`t <= time()`). Out of line: only
+/// entries with an expiry ask, and inlined into every read it cost the multi-get instructions.
+#[inline(never)]
 pub(crate) fn has_passed(t: u64) -> bool {
     let (coarse, _) = read(libc::CLOCK_REALTIME_COARSE);
     if t <= coarse {
