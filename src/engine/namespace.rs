@@ -87,14 +87,27 @@ impl NamespaceTable<'_> {
 
     /// The generation to write under, creating one (and evicting the oldest namespace of the
     /// bucket if it is full) when the namespace has none.
+    // The lookup inline, the creation out of line: as one function the creation's frame was
+    // set up on every write (callgrind: apcu_add with apcu_delete 1108 -> 1087 instructions a call, apcu_store 1598 -> 1553).
+    #[inline]
     pub fn for_write(&self, hash: u64) -> u64 {
+        match self.current(hash) {
+            Some(g) => g,
+            None => self.create(hash),
+        }
+    }
+
+    /// `for_write` of a namespace that has no generation yet.
+    #[cold]
+    #[inline(never)]
+    fn create(&self, hash: u64) -> u64 {
         let tag = tag_of_hash(hash);
         loop {
             if let Some(g) = self.current(hash) {
                 return g;
             }
             let bucket = self.bucket(hash);
-            let words: Vec<u64> = bucket.iter().map(|w| w.load(Ordering::Acquire)).collect();
+            let words: [u64; 4] = std::array::from_fn(|i| bucket[i].load(Ordering::Acquire));
             let start = self.bucket_start(hash);
             let victim = words.iter().position(|&w| w == 0).unwrap_or_else(|| {
                 (0..4).min_by_key(|&i| self.used[start + i].load(Ordering::Relaxed)).unwrap_or(0)
