@@ -152,17 +152,32 @@ pub(super) fn store_one(
 
 /// Adds `delta` to an integer; a missing key is first created (with `ttl`) as 0, as in APCu.
 /// None when the key holds something other than an integer.
-#[inline]
+// The increment of a key that is there inline, the creation out of line, as `shmcache_incr`
+// has it (callgrind apcu_inc: 945 -> 912 instructions; 15.71-16.35 -> 16.29-16.60 M/s, alternating runs. With `inc_dec` inlined into its handler as well: 872 instructions but 14.99-15.38 M/s, not kept).
+#[inline(always)]
 pub(super) fn update(key: ApcuKey<'_>, delta: i64, ttl: i64) -> Option<i64> {
     let cache = cache()?;
     let (ns, key, hash) = key.located();
     match cache.incr_hashed(ns, key, hash, delta) {
-        Ok(Some(n)) => return Some(n),
-        Ok(None) => {}
-        Err(e) => return failed_with_warning(e),
+        Ok(Some(n)) => Some(n),
+        Ok(None) => create_then_update(cache, ns, key, hash, delta, ttl),
+        Err(e) => failed_with_warning(e),
     }
-    // Missing (or not an integer, which the add leaves alone): one attempt to create it, then
-    // one more increment, which also covers another process creating it first.
+}
+
+/// `update` of a key that is missing (or not an integer, which the add leaves alone): one
+/// attempt to create it, then one more increment, which also covers another process creating
+/// it first.
+#[cold]
+#[inline(never)]
+fn create_then_update(
+    cache: &Cache,
+    ns: &Namespace,
+    key: &[u8],
+    hash: u64,
+    delta: i64,
+    ttl: i64,
+) -> Option<i64> {
     match cache.write_hashed(
         ns,
         key,
