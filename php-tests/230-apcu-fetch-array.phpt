@@ -40,8 +40,11 @@ echo $mine;
 if (str_contains($probe, 'yes')) {
     [$theirs] = shm_run(['extension=apcu.so', 'apc.enable_cli=1'], $script);
     echo 'APCu: ', $theirs === $mine ? 'the same' : "different:\n$theirs", "\n";
-} else {
+} elseif (PHP_VERSION_ID >= 80500) {
+    // Debian ships no APCu for PHP 8.5 and 8.6; scripts/test.sh installs it for 8.2.
     echo 'APCu: not available for PHP ', PHP_MAJOR_VERSION, '.', PHP_MINOR_VERSION, "\n";
+} else {
+    echo "APCu: missing, where it must be installed to compare with\n";
 }
 ?>
 --EXPECTF--
@@ -146,4 +149,4 @@ array(0) {
 }
 array(0) {
 }
-APCu: the same
+APCu: %r(the same|not available for PHP 8\.([5-9]|[1-9][0-9]))%r
