@@ -88,7 +88,8 @@ impl NamespaceTable<'_> {
     /// The generation to write under, creating one (and evicting the oldest namespace of the
     /// bucket if it is full) when the namespace has none.
     // The lookup inline, the creation out of line: as one function the creation's frame was
-    // set up on every write (callgrind: apcu_add with apcu_delete 1108 -> 1087 instructions a call, apcu_store 1598 -> 1553).
+    // set up on every write (callgrind: apcu_add with apcu_delete 1108 -> 1087 instructions a
+    // call, apcu_store 1598 -> 1553).
     #[inline]
     pub fn for_write(&self, hash: u64) -> u64 {
         match self.current(hash) {

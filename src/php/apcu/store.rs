@@ -153,7 +153,9 @@ pub(super) fn store_one(
 /// Adds `delta` to an integer; a missing key is first created (with `ttl`) as 0, as in APCu.
 /// None when the key holds something other than an integer.
 // The increment of a key that is there inline, the creation out of line, as `shmcache_incr`
-// has it (callgrind apcu_inc: 945 -> 912 instructions; 15.71-16.35 -> 16.29-16.60 M/s, alternating runs. With `inc_dec` inlined into its handler as well: 872 instructions but 14.99-15.38 M/s, not kept).
+// has it (callgrind apcu_inc: 945 -> 912 instructions; 15.71-16.35 -> 16.29-16.60 M/s in
+// alternating runs). With `inc_dec` inlined into its handler as well: 872 instructions but
+// 14.99-15.38 M/s, not kept.
 #[inline(always)]
 pub(super) fn update(key: ApcuKey<'_>, delta: i64, ttl: i64) -> Option<i64> {
     let cache = cache()?;
