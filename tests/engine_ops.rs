@@ -187,6 +187,33 @@ fn expires_at_reports_live_keys_only() {
 }
 
 #[test]
+fn seconds_left_counts_on_the_cache_clock() {
+    let c = small();
+    let ns = Namespace::new(b"left").unwrap();
+    c.set(&ns, b"forever", STR, b"v", 0).unwrap();
+    assert_eq!(c.times(&ns, b"forever").unwrap().unwrap().seconds_left(), 0, "0: never expires");
+    let before = shmcache::engine::clock_secs();
+    c.set(&ns, b"hour", STR, b"v", 3600).unwrap();
+    let hour = c.times(&ns, b"hour").unwrap().unwrap();
+    let left = hour.seconds_left();
+    let after = shmcache::engine::clock_secs();
+    assert!(
+        (3600 - (after - before)..=3600).contains(&left),
+        "{left} s left of a TTL of 3600 written between {before} and {after}"
+    );
+    // A write given what is left lands on the same expiry unless a second passed meanwhile.
+    let start = shmcache::engine::clock_secs();
+    c.set(&ns, b"again", STR, b"v", left as i64).unwrap();
+    if shmcache::engine::clock_secs() == start && start == after {
+        let again = c.times(&ns, b"again").unwrap().unwrap();
+        assert_eq!(again.expires_at, hour.expires_at);
+    }
+    // An expiry this very second is not "never": at least 1.
+    let edge = shmcache::engine::EntryTimes { expires_at: before, stored_at: 0 };
+    assert_eq!(edge.seconds_left(), 1);
+}
+
+#[test]
 fn flush_all_is_global_and_counted() {
     let c = small();
     let root = Namespace::root();

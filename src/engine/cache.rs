@@ -182,6 +182,16 @@ impl EntryTimes {
             (e, s) => Some(e.saturating_sub(s)),
         }
     }
+
+    /// The whole seconds a live entry has left on the cache's clock, so that a write given
+    /// them at once gets the very same expiry: 0 when it never expires, and at least 1 for one
+    /// that does (0 would mean "never").
+    pub fn seconds_left(&self) -> u64 {
+        if self.expires_at == 0 {
+            return 0;
+        }
+        self.expires_at.saturating_sub(clock::now_secs()).max(1)
+    }
 }
 
 fn check_key(key: &[u8]) -> Result<(), Error> {

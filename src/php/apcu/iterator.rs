@@ -156,10 +156,7 @@ pub fn ttl_of(times: &EntryTimes) -> i64 {
     if let Some(ttl) = times.ttl_given() {
         return ttl as i64;
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    times.expires_at.saturating_sub(now).max(1) as i64
+    i64::try_from(times.seconds_left()).unwrap_or(i64::MAX)
 }
 
 fn times_of(e: &ListedEntry) -> EntryTimes {
