@@ -23,6 +23,13 @@ show(fn() => shmcache_delete_multi(['c', ['d']]));
 show(fn() => shmcache_delete_multi(['c', str_repeat('k', 4097)]));
 show(fn() => shmcache_delete_multi('c'));
 var_dump(shmcache_exists('c'));
+// More keys than one look-ahead group (8): each live key once, in the order given
+for ($i = 0; $i < 20; $i++) {
+    shmcache_set("g$i", $i);
+}
+echo implode(',', shmcache_delete_multi(['g0', 'g1', 'nope', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7',
+    'g8', 'g3', 'g9', 'g19', 'g10', 'g0', 'g11'])), "\n";
+echo implode(',', array_keys(shmcache_get_multi(array_map(fn($i) => "g$i", range(0, 19))))), "\n";
 // Keys held by reference
 $k = 'c';
 show(fn() => shmcache_delete_multi([&$k]));
@@ -64,6 +71,8 @@ TypeError: shmcache_delete_multi(): Argument #1 ($keys) element must be of type 
 ValueError: shmcache_delete_multi(): Argument #1 ($keys) element %s 4096 bytes%s
 TypeError: shmcache_delete_multi(): Argument #1 ($keys) must be of type array, string given
 bool(true)
+g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g19,g10,g11
+g12,g13,g14,g15,g16,g17,g18
 array(1) {
   [0]=>
   string(1) "c"

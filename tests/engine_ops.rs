@@ -584,6 +584,79 @@ fn get_each_agrees_with_get_for_every_batch_length() {
     }
 }
 
+/// Two caches with the same 40 keys (some in a namespace, one expired).
+fn filled_pair() -> [Cache; 2] {
+    let root = Namespace::root();
+    let ns = Namespace::new(b"del").unwrap();
+    [small(), small()].map(|c| {
+        for i in 0..40u32 {
+            let key = format!("k{i}");
+            assert!(c.set(&root, key.as_bytes(), STR, &vec![b'v'; i as usize * 9], 0).unwrap());
+            if i % 2 == 0 {
+                assert!(c.set(&ns, key.as_bytes(), STR, b"in ns", 0).unwrap());
+            }
+        }
+        assert!(c.set(&root, b"gone", STR, b"x", -1).unwrap());
+        c
+    })
+}
+
+#[test]
+fn delete_each_agrees_with_delete_for_every_batch_length() {
+    let ns = Namespace::new(b"del").unwrap();
+    // Every length around the look-ahead group, with misses, a key listed twice, an expired
+    // key and a bad (empty) key mixed in.
+    for len in 0..=24usize {
+        let keys: Vec<Vec<u8>> = (0..len)
+            .map(|j| match j % 9 {
+                4 => b"gone".to_vec(),
+                6 => b"absent".to_vec(),
+                7 => Vec::new(),
+                8 => format!("k{}", (j * 7 - 8 * 7) % 40).into_bytes(), // a key seen before
+                _ => format!("k{}", (j * 7) % 40).into_bytes(),
+            })
+            .collect();
+        for space in [Namespace::root(), ns.clone()] {
+            let [batched, one_by_one] = filled_pair();
+            let mut got = Vec::new();
+            batched.delete_each(&space, keys.iter().cloned(), |key, result| {
+                got.push((key, result));
+                true
+            });
+            let expected: Vec<_> =
+                keys.iter().map(|k| (k.clone(), one_by_one.delete(&space, k))).collect();
+            assert_eq!(got, expected, "batch of {len}");
+            assert_eq!(batched.stats().deletes, one_by_one.stats().deletes, "batch of {len}");
+            for i in 0..40 {
+                let key = format!("k{i}");
+                for s in [&Namespace::root(), &ns] {
+                    assert_eq!(
+                        get(&batched, s, key.as_bytes()),
+                        get(&one_by_one, s, key.as_bytes())
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn delete_each_stops_where_deliver_says() {
+    let [c, _] = filled_pair();
+    let root = Namespace::root();
+    let keys: Vec<Vec<u8>> = (0..20).map(|i| format!("k{i}").into_bytes()).collect();
+    let mut seen = 0;
+    c.delete_each(&root, keys.iter().cloned(), |_, result| {
+        assert_eq!(result, Ok(true));
+        seen += 1;
+        seen < 11
+    });
+    assert_eq!(seen, 11);
+    assert_eq!(get(&c, &root, b"k10"), None, "the key deliver stopped at was deleted");
+    assert!(get(&c, &root, b"k11").is_some(), "the keys after it were not");
+    assert!(get(&c, &root, b"k15").is_some(), "nor those of its group");
+}
+
 #[test]
 fn get_each_stops_where_deliver_says_and_counts_only_what_it_read() {
     let c = small();

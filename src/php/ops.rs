@@ -46,8 +46,9 @@ fn error_or_warning(e: Error) -> PhpResult<bool> {
 
 /// Where a call goes: this region alone, or through the tier in front of it (`super::tier`,
 /// which also refuses for a process without the tier that must stay out of the region). Picked
-/// once per call (per key of a `_multi` write: a mark may come between two keys), by the one
-/// test that call needs.
+/// once per call (per key of a `_multi` write, whose encoding of each value may run user code
+/// for as long as it likes: a mark may come between two keys; `delete_multi`'s batch, which
+/// runs none, once), by the one test that call needs.
 #[derive(Clone, Copy)]
 enum Backend {
     Local(&'static Cache),
@@ -713,6 +714,9 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
     hash::try_for_each(keys, |_, k| key_bytes(k.dereference(), &element).map(drop))?;
     let mut deleted = ZendHashTable::new();
     let Some(cache) = cache() else { return Ok(deleted) };
+    if let Backend::Local(cache) = Backend::write_to(cache) {
+        return delete_batch(cache, ns, keys, deleted);
+    }
     hash::try_for_each(keys, |_, k| -> PhpResult<()> {
         // Checked again: a key held by reference may have been changed by an error handler
         // that a refusal's warning ran for an earlier key.
@@ -735,6 +739,66 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
         }
         Ok(())
     })?;
+    Ok(deleted)
+}
+
+/// A key of `delete_batch`: its bytes, and the array element it came from (what the result
+/// lists).
+struct DeleteKey<'a>(KeyBytes<'a>, &'a Zval);
+
+impl AsRef<[u8]> for DeleteKey<'_> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// `delete_multi` on this region alone, as one engine batch (`Cache::delete_each`: the index
+/// lines and entries of a group of keys requested together). The keys were checked by the
+/// caller. No user code runs until the batch is done: a contended key's warning, which may run
+/// an error handler that changes keys held by reference, is raised afterwards.
+fn delete_batch(
+    cache: &Cache,
+    ns: &Namespace,
+    keys: &ZendHashTable,
+    mut deleted: ZBox<ZendHashTable>,
+) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut contended = 0usize;
+    let mut refused = None;
+    let mut failed = None;
+    let batch = hash::values(keys).filter_map(|k| {
+        let k = k.dereference();
+        unchecked_key_bytes(k).map(|bytes| DeleteKey(bytes, k))
+    });
+    cache.delete_each(ns, batch, |DeleteKey(_, k), live| {
+        let pushed = match live {
+            Ok(false) => return true,
+            Ok(true) => match k.long() {
+                Some(i) => deleted.push(i),
+                None => deleted.push(k.shallow_clone()),
+            },
+            Err(Error::Contended) => {
+                contended += 1;
+                return true;
+            }
+            Err(e) => {
+                refused.get_or_insert(e);
+                return true;
+            }
+        };
+        if let Err(e) = pushed {
+            failed = Some(e);
+        }
+        failed.is_none()
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    for _ in 0..contended {
+        error_or_warning(Error::Contended)?;
+    }
+    if let Some(e) = refused {
+        error_or_warning(e)?;
+    }
     Ok(deleted)
 }
 

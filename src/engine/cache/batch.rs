@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 use super::read::{prefetch, EntryRead, Lookup, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
+use crate::engine::entry::HEADER_LEN;
 use crate::engine::error::Error;
 use crate::engine::index::{
     last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
@@ -142,7 +143,7 @@ impl Cache {
             }
             let mut located = [Located::NOWHERE; BATCH_GROUP];
             for (at, probe) in located[..len].iter_mut().zip(&probes[..len]) {
-                *at = self.prefetch_entries(probe);
+                *at = self.prefetch_entries(probe, |word| word_lines(word) * 64);
             }
             for ((place, probe), &at) in
                 group[..len].iter_mut().zip(&probes[..len]).zip(&located[..len])
@@ -163,9 +164,10 @@ impl Cache {
     }
 
     /// Requests the ring lines of the entry of the home-bucket word that carries this probe's
-    /// tag (a key living away is read without this head start), and says where that entry is,
-    /// for `read_located`.
-    pub(super) fn prefetch_entries(&self, probe: &Probe) -> Located {
+    /// tag (a key living away is read without this head start), `bytes(word)` of them from the
+    /// entry's start, and says where that entry is, for `read_located`.
+    #[inline(always)]
+    pub(super) fn prefetch_entries(&self, probe: &Probe, bytes: impl Fn(u64) -> u64) -> Located {
         let index = self.index();
         let first = probe.buckets[0] as usize * WORDS_PER_BUCKET;
         for slot in first..first + SLOTS_PER_BUCKET {
@@ -179,7 +181,7 @@ impl Cache {
                     return Located::NOWHERE;
                 }
                 let pos = self.ring_size.pos(offset);
-                self.prefetch_ring(pos, word_lines(word) * 64);
+                self.prefetch_ring(pos, bytes(word));
                 return Located { slot, word, offset, pos };
             }
         }
@@ -214,6 +216,62 @@ impl Cache {
         }
         let probe = probe.with_away(self.buckets);
         self.read_probed::<S, true>(&probe, ns, key, generation, sink)
+    }
+
+    /// Deletes `keys` (all of namespace `ns`) one after the other, each exactly as `delete`
+    /// does, handing each key back to `deliver` with its result; `deliver` returns false to
+    /// stop there. Keys go in groups of `BATCH_GROUP`, as in `get_each`: both buckets of every
+    /// key of the group are requested, then the heads of the entries their home buckets point
+    /// at, then the keys are deleted one by one; so a group of keys whose index lines and
+    /// entries are not in the CPU's caches waits for memory about twice rather than twice per
+    /// key. A bad key (empty or too long) gets its error and the others are still deleted.
+    pub fn delete_each<K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
+        &self,
+        ns: &Namespace,
+        keys: I,
+        mut deliver: impl FnMut(K, Result<bool, Error>) -> bool,
+    ) {
+        let mut keys = keys.into_iter();
+        loop {
+            let mut group: [Option<K>; BATCH_GROUP] = Default::default();
+            let mut hashes = [0u64; BATCH_GROUP];
+            let mut probes = [Probe::EMPTY; BATCH_GROUP];
+            let mut len = 0;
+            while len < BATCH_GROUP {
+                let Some(key) = keys.next() else { break };
+                let bytes = key.as_ref();
+                hashes[len] = string_hash(bytes);
+                if check_key(bytes).is_ok() {
+                    let probe = Probe::new(
+                        hashes[len].wrapping_add(ns.hash),
+                        last_byte(bytes),
+                        self.buckets,
+                    );
+                    self.prefetch_buckets(&probe);
+                    self.prefetch_away(&probe);
+                    probes[len] = probe;
+                }
+                group[len] = Some(key);
+                len += 1;
+            }
+            for (probe, key) in probes[..len].iter().zip(&group[..len]) {
+                // (A bad key's probe stays EMPTY, whose tag 0 no real tag has.)
+                if let Some(key) = key.as_ref().filter(|_| probe.tag != 0) {
+                    let head_len = (HEADER_LEN + ns.name.len() + key.as_ref().len()) as u64;
+                    self.prefetch_entries(probe, |_| head_len);
+                }
+            }
+            for (place, &hash) in group[..len].iter_mut().zip(&hashes[..len]) {
+                let Some(key) = place.take() else { continue };
+                let result = self.delete_hashed(ns, key.as_ref(), hash);
+                if !deliver(key, result) {
+                    return;
+                }
+            }
+            if len < BATCH_GROUP {
+                return;
+            }
+        }
     }
 
     /// Requests the key's home bucket: one line, all a read needs unless the key lives away.
