@@ -641,6 +641,62 @@ fn delete_each_agrees_with_delete_for_every_batch_length() {
 }
 
 #[test]
+fn write_each_agrees_with_single_writes_for_every_batch_length() {
+    use shmcache::engine::WriteMode;
+    let ns = Namespace::new(b"del").unwrap();
+    let too_large = vec![b'L'; 2 << 20];
+    for len in 0..=20usize {
+        // New keys and stored ones, a key given twice, an empty key and a value too large.
+        let items: Vec<(Vec<u8>, Vec<u8>)> = (0..len)
+            .map(|j| match j % 8 {
+                3 => (b"fresh".to_vec(), format!("fresh {j}").into_bytes()),
+                5 => (Vec::new(), b"empty key".to_vec()),
+                6 => (format!("k{j}").into_bytes(), too_large.clone()),
+                _ => (format!("k{}", (j * 11) % 45).into_bytes(), format!("v{j}").into_bytes()),
+            })
+            .collect();
+        for mode in [WriteMode::Set, WriteMode::Add, WriteMode::Replace] {
+            for space in [Namespace::root(), ns.clone()] {
+                let [batched, one_by_one] = filled_pair();
+                let mut got = Vec::new();
+                batched.write_each(
+                    &space,
+                    items.iter(),
+                    |(k, v)| (k.as_slice(), ValueKind(1), v.as_slice()),
+                    mode,
+                    0,
+                    |(k, _), result| {
+                        got.push((k.clone(), result));
+                        true
+                    },
+                );
+                let expected: Vec<_> = items
+                    .iter()
+                    .map(|(k, v)| {
+                        let r = match mode {
+                            WriteMode::Set => one_by_one.set(&space, k, ValueKind(1), v, 0),
+                            WriteMode::Add => one_by_one.add(&space, k, ValueKind(1), v, 0),
+                            WriteMode::Replace => one_by_one.replace(&space, k, ValueKind(1), v, 0),
+                        };
+                        (k.clone(), r)
+                    })
+                    .collect();
+                assert_eq!(got, expected, "{mode:?}, batch of {len}");
+                for key in (0..45).map(|i| format!("k{i}")).chain(["fresh".to_string()]) {
+                    for s in [&Namespace::root(), &ns] {
+                        assert_eq!(
+                            get(&batched, s, key.as_bytes()),
+                            get(&one_by_one, s, key.as_bytes()),
+                            "{mode:?}, batch of {len}, {key}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn delete_each_stops_where_deliver_says() {
     let [c, _] = filled_pair();
     let root = Namespace::root();

@@ -12,6 +12,7 @@ mod ffi;
 mod functions;
 mod handler;
 mod hash;
+mod held;
 mod info;
 mod ini;
 mod kinds;
@@ -133,6 +134,7 @@ extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(tier::at_request_end);
     let _ = std::panic::catch_unwind(zstr::end_request);
     let _ = std::panic::catch_unwind(codec::release_abandoned);
+    let _ = std::panic::catch_unwind(held::release_abandoned);
     0
 }
 

@@ -16,6 +16,7 @@ use super::args::{
 use super::cache;
 use super::codec;
 use super::hash::{self, HashBuilder, Key};
+use super::held;
 use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
@@ -560,6 +561,11 @@ pub fn store_multi(
         Ok(())
     })?;
     let mut failed = ZendHashTable::new();
+    if let Some(Backend::Local(cache)) = Backend::for_write() {
+        let (failed, errors) = store_batch(cache, ns, mode, ttl, &encoded, &key_what, failed)?;
+        drop(encoded);
+        return errors.raise_then(failed);
+    }
     hash::try_for_each(&encoded, |k, v| -> PhpResult<()> {
         let key = array_key_bytes(k, &key_what)?;
         let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else {
@@ -715,7 +721,8 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
     let mut deleted = ZendHashTable::new();
     let Some(cache) = cache() else { return Ok(deleted) };
     if let Backend::Local(cache) = Backend::write_to(cache) {
-        return delete_batch(cache, ns, keys, deleted);
+        let (deleted, errors) = delete_batch(cache, ns, keys, deleted)?;
+        return errors.raise_then(deleted);
     }
     hash::try_for_each(keys, |_, k| -> PhpResult<()> {
         // Checked again: a key held by reference may have been changed by an error handler
@@ -761,9 +768,8 @@ fn delete_batch(
     ns: &Namespace,
     keys: &ZendHashTable,
     mut deleted: ZBox<ZendHashTable>,
-) -> PhpResult<ZBox<ZendHashTable>> {
-    let mut contended = 0usize;
-    let mut refused = None;
+) -> PhpResult<(ZBox<ZendHashTable>, Deferred)> {
+    let mut errors = Deferred::new();
     let mut failed = None;
     let batch = hash::values(keys).filter_map(|k| {
         let k = k.dereference();
@@ -776,30 +782,123 @@ fn delete_batch(
                 Some(i) => deleted.push(i),
                 None => deleted.push(k.shallow_clone()),
             },
-            Err(Error::Contended) => {
-                contended += 1;
-                return true;
-            }
             Err(e) => {
-                refused.get_or_insert(e);
+                errors.keep(e);
                 return true;
             }
         };
-        if let Err(e) = pushed {
-            failed = Some(e);
-        }
+        failed = pushed.err();
         failed.is_none()
     });
     if let Some(e) = failed {
         return Err(e.into());
     }
-    for _ in 0..contended {
-        error_or_warning(Error::Contended)?;
+    Ok((deleted, errors))
+}
+
+/// An item of `store_batch`: its key as the array has it and as bytes, and its encoded value.
+struct WriteItem<'a> {
+    key: Key<'a>,
+    bytes: KeyBytes<'a>,
+    kind: ValueKind,
+    data: &'a [u8],
+}
+
+impl WriteItem<'_> {
+    fn parts(&self) -> (&[u8], ValueKind, &[u8]) {
+        (&self.bytes, self.kind, self.data)
     }
-    if let Some(e) = refused {
-        error_or_warning(e)?;
+}
+
+/// `store_multi` on this region alone, as one engine batch (`Cache::write_each`: the index
+/// lines and entries of a group of keys requested together), from the array of encoded values
+/// `store_multi` made (keys checked there). Warnings of refused values are raised after the
+/// batch, as in `delete_batch`: their error handler may run for as long as it likes, and the
+/// backend is chosen once for the batch.
+fn store_batch(
+    cache: &Cache,
+    ns: &Namespace,
+    mode: WriteMode,
+    ttl: i64,
+    encoded: &ZendHashTable,
+    key_what: &dyn Fn() -> String,
+    mut failed: ZBox<ZendHashTable>,
+) -> PhpResult<(ZBox<ZendHashTable>, Deferred)> {
+    let mut errors = Deferred::new();
+    let mut push_failed = None;
+    let items = hash::elements(encoded).filter_map(|(key, v)| {
+        // (Every key passed array_key_bytes when its value was encoded.)
+        let bytes = array_key_bytes(key, key_what).ok()?;
+        let (&kind, data) = v.zend_str()?.as_bytes().split_first()?;
+        Some(WriteItem { key, bytes, kind: ValueKind(kind), data })
+    });
+    cache.write_each(ns, items, WriteItem::parts, mode, ttl, |item, stored| {
+        let ok = match stored {
+            Ok(ok) => ok,
+            Err(e) => {
+                errors.keep(e);
+                false
+            }
+        };
+        if !ok {
+            let pushed = match item.key {
+                Key::Str(key) => failed.push(codec::string_zval(key.as_bytes())),
+                Key::Index(i) => failed.push(i),
+            };
+            push_failed = pushed.err();
+        }
+        push_failed.is_none()
+    });
+    if let Some(e) = push_failed {
+        return Err(e.into());
     }
-    Ok(deleted)
+    Ok((failed, errors))
+}
+
+/// Errors of a batch, raised once it is done (`raise_then`), as `error_or_warning` raises
+/// each: so no user code runs in the middle of a batch (an error handler may take as long as it
+/// likes, and change keys held by reference). The warnings' texts wait in a PHP array.
+struct Deferred {
+    warnings: ZBox<ZendHashTable>,
+    thrown: Option<Error>,
+}
+
+impl Deferred {
+    fn new() -> Deferred {
+        Deferred { warnings: ZendHashTable::new(), thrown: None }
+    }
+
+    /// Keeps `e` for `raise_then`.
+    fn keep(&mut self, e: Error) {
+        match e {
+            Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
+                self.thrown.get_or_insert(e);
+            }
+            other => {
+                let _ = self.warnings.push(codec::string_zval(other.to_string().as_bytes()));
+            }
+        }
+    }
+
+    /// Raises the warnings in the order they came, then the first error that throws, and
+    /// returns `result` unless that threw. An error handler that ends the request with a fatal
+    /// error skips our frames: the arrays are held meanwhile (`held`), and the caller has
+    /// dropped everything else of its own.
+    fn raise_then(self, result: ZBox<ZendHashTable>) -> PhpResult<ZBox<ZendHashTable>> {
+        let result = held::hold(result);
+        let warnings = held::hold(self.warnings);
+        for text in hash::values(warnings.get()) {
+            if let Some(text) = text.str() {
+                warn::warning(text);
+            }
+        }
+        drop(warnings.release());
+        let result = result.release();
+        match self.thrown {
+            Some(e) => error_or_warning(e).map(|_| result),
+            None => Ok(result),
+        }
+    }
 }
 
 pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {
