@@ -796,6 +796,46 @@ fn delete_batch(
     Ok((deleted, errors))
 }
 
+/// A key of `delete_plain_batch_listing_failed` and the element it is.
+struct PlainDelete<'a>(PlainKey<'a>, &'a Zval);
+
+impl AsRef<[u8]> for PlainDelete<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_ref()
+    }
+}
+
+/// `apcu_delete()` of an array whose elements are all plain string keys (`PlainKey`), as one
+/// engine batch (`Cache::delete_each`); the elements not deleted come back as a list, as APCu
+/// returns them, and a contended key's warning after the batch. None (nothing done) for any
+/// other array, which the caller deletes key by key.
+pub fn delete_plain_batch_listing_failed(
+    cache: &Cache,
+    ns: &Namespace,
+    keys: &ZendHashTable,
+) -> PhpResult<Option<ZBox<ZendHashTable>>> {
+    if !hash::values(keys).all(PlainKey::is_plain) {
+        return Ok(None);
+    }
+    let mut failed = ZendHashTable::new();
+    let mut errors = Deferred::new();
+    let mut push_failed = None;
+    let batch = hash::values(keys).filter_map(|k| PlainKey::of(k).map(|p| PlainDelete(p, k)));
+    cache.delete_each(ns, batch, |PlainDelete(_, k), live| {
+        if !matches!(live, Ok(true)) {
+            if let Err(e) = live {
+                errors.keep(e);
+            }
+            push_failed = failed.push(k.shallow_clone()).err();
+        }
+        push_failed.is_none()
+    });
+    if let Some(e) = push_failed {
+        return Err(e.into());
+    }
+    errors.raise_then(failed).map(Some)
+}
+
 /// An item of `store_batch`: its key as the array has it and as bytes, and its encoded value.
 struct WriteItem<'a> {
     key: Key<'a>,

@@ -148,6 +148,15 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
     if let Some(k) = ApcuKey::string(key) {
         z.set_bool(cache().is_some_and(|c| delete_one(c, k)));
     } else if let Some(keys) = key.array() {
+        // An array of plain string keys (the usual call) is deleted as one batch.
+        if let Some(cache) = cache() {
+            if let Some(failed) =
+                ops::delete_plain_batch_listing_failed(cache, apcu_namespace(), keys)?
+            {
+                z.set_hashtable(failed);
+                return Ok(z);
+            }
+        }
         // The keys that were not deleted (not a string, or not there) come back as a list.
         let mut failed = ZendHashTable::new();
         for (_, k) in hash::elements(keys) {
