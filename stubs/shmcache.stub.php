@@ -138,7 +138,8 @@ function shmcache_set(string $key, mixed $value, int $ttl = 0): bool {}
  * atomic group.
  *
  * Every key is checked and every value encoded before anything is stored, so an
- * invalid key or value throws and stores nothing at all.
+ * invalid key or value throws and stores nothing at all. The warnings of values that were
+ * not stored come once every key has been written (an error handler sees them all written).
  *
  * @param array<array-key, mixed> $values key => value.
  * @param int $ttl Seconds to live for every value; 0 = no expiry; negative = already expired.
@@ -178,7 +179,8 @@ function shmcache_add(string $key, mixed $value, int $ttl = 0): bool {}
  * key, not for the batch), in the array's order.
  *
  * Every key is checked and every value encoded before anything is added, so an invalid key
- * or value throws and adds nothing at all (as shmcache_set_multi()).
+ * or value throws and adds nothing at all, and warnings come once every key has been handled
+ * (as shmcache_set_multi()).
  *
  * @param array<array-key, mixed> $values key => value.
  * @param int $ttl Seconds to live for every value; 0 = no expiry; negative = already expired.
@@ -273,7 +275,7 @@ function shmcache_delete(string $key): bool {}
  * shmcache_delete() for several keys, in one call, in the list's order.
  *
  * Every key is checked before anything is deleted, so an invalid key throws and deletes
- * nothing at all.
+ * nothing at all. Warnings (contention) come once every key has been deleted.
  *
  * @param list<string|int> $keys The keys (the array's own keys do not matter).
  * @return list<string|int> The keys that were live and are deleted now, as given in $keys
