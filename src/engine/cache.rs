@@ -40,6 +40,7 @@ use super::stats::{install_fork_hook, Counter};
 use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
 
 mod batch;
+mod batch_write;
 mod compress;
 mod insert;
 mod listing;

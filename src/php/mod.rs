@@ -5,6 +5,7 @@
 
 mod apcu;
 mod args;
+mod batch;
 mod class;
 mod codec;
 mod fast;

@@ -13,10 +13,10 @@ use super::args::{
     arg, array_key_bytes, key_bytes, key_string_hash, plain_string_key, type_error, type_name,
     unchecked_key_bytes, value_error, zend_str_hash_raw, ArrayArg, Found, IntArg, KeyBytes,
 };
+use super::batch;
 use super::cache;
 use super::codec;
 use super::hash::{self, HashBuilder, Key};
-use super::held;
 use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
@@ -32,7 +32,7 @@ use crate::tier::Near;
 /// that longjmps past every Rust frame: `warn::warning` copies the message to the stack and
 /// drops the error before raising it, and callers hold nothing that needs dropping while they
 /// call this (keys are `KeyBytes`, encoded values are dropped first).
-fn error_or_warning(e: Error) -> PhpResult<bool> {
+pub(super) fn error_or_warning(e: Error) -> PhpResult<bool> {
     match e {
         Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
             Err(value_error(e.to_string()))
@@ -346,7 +346,7 @@ trait BatchKey: AsRef<[u8]> {
 /// a write through a pointer made from a `&ZendStr` is one the compiler may drop (it dropped
 /// the result's addref of the key).
 #[derive(Clone, Copy)]
-struct PlainKey<'a> {
+pub(super) struct PlainKey<'a> {
     s: *mut zend_string,
     _keys: PhantomData<&'a ZendHashTable>,
 }
@@ -354,7 +354,7 @@ struct PlainKey<'a> {
 impl<'a> PlainKey<'a> {
     /// The key of a plain string zval (not a reference) of the caller's array.
     #[inline(always)]
-    fn of(k: &'a Zval) -> Option<PlainKey<'a>> {
+    pub(super) fn of(k: &'a Zval) -> Option<PlainKey<'a>> {
         if !k.is_string() {
             return None;
         }
@@ -368,7 +368,7 @@ impl PlainKey<'_> {
     /// Whether `k` is a string (not a reference to one) of a valid key's length: one test of
     /// the type byte and one of the length, as `of` and `as_ref` then take it.
     #[inline(always)]
-    fn is_plain(k: &Zval) -> bool {
+    pub(super) fn is_plain(k: &Zval) -> bool {
         // SAFETY: the type byte of an initialised zval; a string zval holds a live string.
         unsafe {
             u32::from(k.u1.v.type_) == IS_STRING
@@ -562,7 +562,8 @@ pub fn store_multi(
     })?;
     let mut failed = ZendHashTable::new();
     if let Some(Backend::Local(cache)) = Backend::for_write() {
-        let (failed, errors) = store_batch(cache, ns, mode, ttl, &encoded, &key_what, failed)?;
+        let (failed, errors) =
+            batch::store_batch(cache, ns, mode, ttl, &encoded, &key_what, failed)?;
         drop(encoded);
         return errors.raise_then(failed);
     }
@@ -721,7 +722,7 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
     let mut deleted = ZendHashTable::new();
     let Some(cache) = cache() else { return Ok(deleted) };
     if let Backend::Local(cache) = Backend::write_to(cache) {
-        let (deleted, errors) = delete_batch(cache, ns, keys, deleted)?;
+        let (deleted, errors) = batch::delete_batch(cache, ns, keys, deleted)?;
         return errors.raise_then(deleted);
     }
     hash::try_for_each(keys, |_, k| -> PhpResult<()> {
@@ -747,198 +748,6 @@ pub fn delete_multi(ns: &Namespace, func: &str, keys: ArrayArg) -> PhpResult<ZBo
         Ok(())
     })?;
     Ok(deleted)
-}
-
-/// A key of `delete_batch`: its bytes, and the array element it came from (what the result
-/// lists).
-struct DeleteKey<'a>(KeyBytes<'a>, &'a Zval);
-
-impl AsRef<[u8]> for DeleteKey<'_> {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// `delete_multi` on this region alone, as one engine batch (`Cache::delete_each`: the index
-/// lines and entries of a group of keys requested together). The keys were checked by the
-/// caller. No user code runs until the batch is done: a contended key's warning, which may run
-/// an error handler that changes keys held by reference, is raised afterwards.
-fn delete_batch(
-    cache: &Cache,
-    ns: &Namespace,
-    keys: &ZendHashTable,
-    mut deleted: ZBox<ZendHashTable>,
-) -> PhpResult<(ZBox<ZendHashTable>, Deferred)> {
-    let mut errors = Deferred::new();
-    let mut failed = None;
-    let batch = hash::values(keys).filter_map(|k| {
-        let k = k.dereference();
-        unchecked_key_bytes(k).map(|bytes| DeleteKey(bytes, k))
-    });
-    cache.delete_each(ns, batch, |DeleteKey(_, k), live| {
-        let pushed = match live {
-            Ok(false) => return true,
-            Ok(true) => match k.long() {
-                Some(i) => deleted.push(i),
-                None => deleted.push(k.shallow_clone()),
-            },
-            Err(e) => {
-                errors.keep(e);
-                return true;
-            }
-        };
-        failed = pushed.err();
-        failed.is_none()
-    });
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    Ok((deleted, errors))
-}
-
-/// A key of `delete_plain_batch_listing_failed` and the element it is.
-struct PlainDelete<'a>(PlainKey<'a>, &'a Zval);
-
-impl AsRef<[u8]> for PlainDelete<'_> {
-    fn as_ref(&self) -> &[u8] {
-        self.0.as_ref()
-    }
-}
-
-/// `apcu_delete()` of an array whose elements are all plain string keys (`PlainKey`), as one
-/// engine batch (`Cache::delete_each`); the elements not deleted come back as a list, as APCu
-/// returns them, and a contended key's warning after the batch. None (nothing done) for any
-/// other array, which the caller deletes key by key.
-pub fn delete_plain_batch_listing_failed(
-    cache: &Cache,
-    ns: &Namespace,
-    keys: &ZendHashTable,
-) -> PhpResult<Option<ZBox<ZendHashTable>>> {
-    if !hash::values(keys).all(PlainKey::is_plain) {
-        return Ok(None);
-    }
-    let mut failed = ZendHashTable::new();
-    let mut errors = Deferred::new();
-    let mut push_failed = None;
-    let batch = hash::values(keys).filter_map(|k| PlainKey::of(k).map(|p| PlainDelete(p, k)));
-    cache.delete_each(ns, batch, |PlainDelete(_, k), live| {
-        if !matches!(live, Ok(true)) {
-            if let Err(e) = live {
-                errors.keep(e);
-            }
-            push_failed = failed.push(k.shallow_clone()).err();
-        }
-        push_failed.is_none()
-    });
-    if let Some(e) = push_failed {
-        return Err(e.into());
-    }
-    errors.raise_then(failed).map(Some)
-}
-
-/// An item of `store_batch`: its key as the array has it and as bytes, and its encoded value.
-struct WriteItem<'a> {
-    key: Key<'a>,
-    bytes: KeyBytes<'a>,
-    kind: ValueKind,
-    data: &'a [u8],
-}
-
-impl WriteItem<'_> {
-    fn parts(&self) -> (&[u8], ValueKind, &[u8]) {
-        (&self.bytes, self.kind, self.data)
-    }
-}
-
-/// `store_multi` on this region alone, as one engine batch (`Cache::write_each`: the index
-/// lines and entries of a group of keys requested together), from the array of encoded values
-/// `store_multi` made (keys checked there). Warnings of refused values are raised after the
-/// batch, as in `delete_batch`: their error handler may run for as long as it likes, and the
-/// backend is chosen once for the batch.
-fn store_batch(
-    cache: &Cache,
-    ns: &Namespace,
-    mode: WriteMode,
-    ttl: i64,
-    encoded: &ZendHashTable,
-    key_what: &dyn Fn() -> String,
-    mut failed: ZBox<ZendHashTable>,
-) -> PhpResult<(ZBox<ZendHashTable>, Deferred)> {
-    let mut errors = Deferred::new();
-    let mut push_failed = None;
-    let items = hash::elements(encoded).filter_map(|(key, v)| {
-        // (Every key passed array_key_bytes when its value was encoded.)
-        let bytes = array_key_bytes(key, key_what).ok()?;
-        let (&kind, data) = v.zend_str()?.as_bytes().split_first()?;
-        Some(WriteItem { key, bytes, kind: ValueKind(kind), data })
-    });
-    cache.write_each(ns, items, WriteItem::parts, mode, ttl, |item, stored| {
-        let ok = match stored {
-            Ok(ok) => ok,
-            Err(e) => {
-                errors.keep(e);
-                false
-            }
-        };
-        if !ok {
-            let pushed = match item.key {
-                Key::Str(key) => failed.push(codec::string_zval(key.as_bytes())),
-                Key::Index(i) => failed.push(i),
-            };
-            push_failed = pushed.err();
-        }
-        push_failed.is_none()
-    });
-    if let Some(e) = push_failed {
-        return Err(e.into());
-    }
-    Ok((failed, errors))
-}
-
-/// Errors of a batch, raised once it is done (`raise_then`), as `error_or_warning` raises
-/// each: so no user code runs in the middle of a batch (an error handler may take as long as it
-/// likes, and change keys held by reference). The warnings' texts wait in a PHP array.
-struct Deferred {
-    warnings: ZBox<ZendHashTable>,
-    thrown: Option<Error>,
-}
-
-impl Deferred {
-    fn new() -> Deferred {
-        Deferred { warnings: ZendHashTable::new(), thrown: None }
-    }
-
-    /// Keeps `e` for `raise_then`.
-    fn keep(&mut self, e: Error) {
-        match e {
-            Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
-                self.thrown.get_or_insert(e);
-            }
-            other => {
-                let _ = self.warnings.push(codec::string_zval(other.to_string().as_bytes()));
-            }
-        }
-    }
-
-    /// Raises the warnings in the order they came, then the first error that throws, and
-    /// returns `result` unless that threw. An error handler that ends the request with a fatal
-    /// error skips our frames: the arrays are held meanwhile (`held`), and the caller has
-    /// dropped everything else of its own.
-    fn raise_then(self, result: ZBox<ZendHashTable>) -> PhpResult<ZBox<ZendHashTable>> {
-        let result = held::hold(result);
-        let warnings = held::hold(self.warnings);
-        for text in hash::values(warnings.get()) {
-            if let Some(text) = text.str() {
-                warn::warning(text);
-            }
-        }
-        drop(warnings.release());
-        let result = result.release();
-        match self.thrown {
-            Some(e) => error_or_warning(e).map(|_| result),
-            None => Ok(result),
-        }
-    }
 }
 
 pub fn exists(ns: &Namespace, func: &str, key: &Zval) -> PhpResult<bool> {

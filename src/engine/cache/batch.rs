@@ -9,8 +9,7 @@ use std::sync::atomic::Ordering;
 
 use super::read::{prefetch, EntryRead, Lookup, ReadOutcome};
 use super::sink::ValueSink;
-use super::{check_key, Cache, Namespace, ValueKind, WriteMode};
-use crate::engine::entry::HEADER_LEN;
+use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
 use crate::engine::index::{
     last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
@@ -18,8 +17,9 @@ use crate::engine::index::{
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
-/// How many keys a batched read (get_each) requests from memory together.
-const BATCH_GROUP: usize = 8;
+/// How many keys a batch (get_each, and the writes of `batch_write`) requests from memory
+/// together.
+pub(super) const BATCH_GROUP: usize = 8;
 
 /// Where the entry a home-bucket slot word points at lies, as a batch's prefetch found it.
 #[derive(Clone, Copy)]
@@ -143,7 +143,7 @@ impl Cache {
             }
             let mut located = [Located::NOWHERE; BATCH_GROUP];
             for (at, probe) in located[..len].iter_mut().zip(&probes[..len]) {
-                *at = self.prefetch_entries(probe, |word| word_lines(word) * 64);
+                *at = self.prefetch_entries(probe);
             }
             for ((place, probe), &at) in
                 group[..len].iter_mut().zip(&probes[..len]).zip(&located[..len])
@@ -164,10 +164,9 @@ impl Cache {
     }
 
     /// Requests the ring lines of the entry of the home-bucket word that carries this probe's
-    /// tag (a key living away is read without this head start), `bytes(word)` of them from the
-    /// entry's start, and says where that entry is, for `read_located`.
-    #[inline(always)]
-    pub(super) fn prefetch_entries(&self, probe: &Probe, bytes: impl Fn(u64) -> u64) -> Located {
+    /// tag (a key living away is read without this head start), and says where that entry is,
+    /// for `read_located`.
+    pub(super) fn prefetch_entries(&self, probe: &Probe) -> Located {
         let index = self.index();
         let first = probe.buckets[0] as usize * WORDS_PER_BUCKET;
         for slot in first..first + SLOTS_PER_BUCKET {
@@ -181,7 +180,7 @@ impl Cache {
                     return Located::NOWHERE;
                 }
                 let pos = self.ring_size.pos(offset);
-                self.prefetch_ring(pos, bytes(word));
+                self.prefetch_ring(pos, word_lines(word) * 64);
                 return Located { slot, word, offset, pos };
             }
         }
@@ -216,105 +215,6 @@ impl Cache {
         }
         let probe = probe.with_away(self.buckets);
         self.read_probed::<S, true>(&probe, ns, key, generation, sink)
-    }
-
-    /// Deletes `keys` (all of namespace `ns`) one after the other, each exactly as `delete`
-    /// does, handing each key back to `deliver` with its result; `deliver` returns false to
-    /// stop there. The keys go in look-ahead groups (`in_write_groups`). A bad key (empty or
-    /// too long) gets its error and the others are still deleted.
-    pub fn delete_each<K: AsRef<[u8]>, I: IntoIterator<Item = K>>(
-        &self,
-        ns: &Namespace,
-        keys: I,
-        mut deliver: impl FnMut(K, Result<bool, Error>) -> bool,
-    ) {
-        self.in_write_groups(
-            ns,
-            keys,
-            |k| k.as_ref(),
-            |key, hash| {
-                let result = self.delete_hashed(ns, key.as_ref(), hash);
-                deliver(key, result)
-            },
-        );
-    }
-
-    /// `write_hashed` in `mode` of each `(key, kind, value)` of `items` (all of namespace
-    /// `ns`, each with `ttl`), one after the other, each exactly as a single write; `deliver`
-    /// gets each item back with its result and returns false to stop there. The items go in
-    /// look-ahead groups (`in_write_groups`).
-    pub fn write_each<T, I: IntoIterator<Item = T>>(
-        &self,
-        ns: &Namespace,
-        items: I,
-        parts: impl Fn(&T) -> (&[u8], ValueKind, &[u8]),
-        mode: WriteMode,
-        ttl: i64,
-        mut deliver: impl FnMut(T, Result<bool, Error>) -> bool,
-    ) {
-        self.in_write_groups(
-            ns,
-            items,
-            |item| parts(item).0,
-            |item, hash| {
-                let (key, kind, value) = parts(&item);
-                let result = self.write_hashed(ns, key, hash, mode, kind, value, ttl);
-                deliver(item, result)
-            },
-        );
-    }
-
-    /// Hands `items` (whose keys `key_of` gives, all of namespace `ns`) to `each` one by one
-    /// with their key's `string_hash`, `BATCH_GROUP` at a time: first both buckets of every
-    /// key of the group are requested (a writer reads both), then the heads of the entries
-    /// their home buckets point at (where a writer compares the key); so a group whose index
-    /// lines and entries are not in the CPU's caches waits for memory about twice rather than
-    /// twice per key. `each` returns false to stop. The requests are only hints: each item is
-    /// then handled exactly as alone, whatever changed meanwhile.
-    fn in_write_groups<T, I: IntoIterator<Item = T>>(
-        &self,
-        ns: &Namespace,
-        items: I,
-        key_of: impl Fn(&T) -> &[u8],
-        mut each: impl FnMut(T, u64) -> bool,
-    ) {
-        let mut items = items.into_iter();
-        loop {
-            let mut group: [Option<T>; BATCH_GROUP] = Default::default();
-            let mut hashes = [0u64; BATCH_GROUP];
-            let mut probes = [Probe::EMPTY; BATCH_GROUP];
-            let mut len = 0;
-            while len < BATCH_GROUP {
-                let Some(item) = items.next() else { break };
-                let key = key_of(&item);
-                hashes[len] = string_hash(key);
-                if check_key(key).is_ok() {
-                    let probe =
-                        Probe::new(hashes[len].wrapping_add(ns.hash), last_byte(key), self.buckets);
-                    self.prefetch_buckets(&probe);
-                    self.prefetch_away(&probe);
-                    probes[len] = probe;
-                }
-                group[len] = Some(item);
-                len += 1;
-            }
-            for (probe, item) in probes[..len].iter().zip(&group[..len]) {
-                // (A bad key's probe stays EMPTY, whose tag 0 no real tag has.)
-                if let Some(item) = item.as_ref().filter(|_| probe.tag != 0) {
-                    let head_len = (HEADER_LEN + ns.name.len() + key_of(item).len()) as u64;
-                    self.prefetch_entries(probe, |_| head_len);
-                }
-            }
-            for (place, &hash) in group[..len].iter_mut().zip(&hashes[..len]) {
-                let Some(item) = place.take() else { continue };
-                if !each(item, hash) {
-                    return;
-                }
-            }
-            if len < BATCH_GROUP {
-                return;
-            }
-        }
     }
 
     /// Requests the key's home bucket: one line, all a read needs unless the key lives away.

@@ -151,7 +151,7 @@ pub fn apcu_delete(key: &Zval) -> PhpResult<Zval> {
         // An array of plain string keys (the usual call) is deleted as one batch.
         if let Some(cache) = cache() {
             if let Some(failed) =
-                ops::delete_plain_batch_listing_failed(cache, apcu_namespace(), keys)?
+                crate::php::batch::delete_plain_batch_listing_failed(cache, apcu_namespace(), keys)?
             {
                 z.set_hashtable(failed);
                 return Ok(z);
