@@ -143,7 +143,7 @@ pub enum KeyBytes<'a> {
 }
 
 impl KeyBytes<'_> {
-    fn int(n: i64) -> KeyBytes<'static> {
+    pub(super) fn int(n: i64) -> KeyBytes<'static> {
         let mut digits = [0u8; 20];
         let mut at = digits.len();
         let mut rest = n.unsigned_abs();

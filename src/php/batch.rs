@@ -14,6 +14,7 @@ use super::hash::{self, Key};
 use super::held;
 use super::ops::{error_or_warning, PlainKey};
 use super::warn;
+use super::zalloc::alloc_zend_string;
 use crate::engine::{Cache, Error, Namespace, ValueKind, WriteMode};
 
 /// A key of `delete_batch`: its bytes, and the array element it came from (what the result
@@ -168,17 +169,25 @@ pub(super) fn store_batch(
 pub(super) struct Deferred {
     warnings: ZBox<ZendHashTable>,
     thrown: Option<Error>,
+    /// Every error a warning, none thrown (the `apcu_*` functions' way).
+    warn_only: bool,
 }
 
 impl Deferred {
     fn new() -> Deferred {
-        Deferred { warnings: ZendHashTable::new(), thrown: None }
+        Deferred { warnings: ZendHashTable::new(), thrown: None, warn_only: false }
+    }
+
+    fn warning_only() -> Deferred {
+        Deferred { warn_only: true, ..Deferred::new() }
     }
 
     /// Keeps `e` for `raise_then`.
     fn keep(&mut self, e: Error) {
         match e {
-            Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. } => {
+            Error::EmptyKey | Error::KeyTooLong { .. } | Error::NamespaceTooLong { .. }
+                if !self.warn_only =>
+            {
                 self.thrown.get_or_insert(e);
             }
             other => {
@@ -205,5 +214,113 @@ impl Deferred {
             Some(e) => error_or_warning(e).map(|_| result),
             None => Ok(result),
         }
+    }
+}
+
+/// `apcu_store()` / `apcu_add()` (`mode`) of an array of key => value in namespace `ns`: the
+/// keys that were not stored, each mapped to -1, as APCu returns them. Runs of elements whose
+/// value is a string, a number, a bool or null under a key that is not empty are written as one
+/// engine batch each (`Cache::write_each`), their warnings raised after it (every error a
+/// warning, as APCu's); any other element (an array or object, whose encoding may run
+/// serialize() and so user code, a resource, the empty key, which lives in its own namespace)
+/// first ends the run, then goes to `alone`, which stores it as a single call does. So the
+/// writes, warnings and exceptions keep the array's order, an exception stopping at its key.
+pub(super) fn apcu_store_array(
+    cache: &Cache,
+    ns: &Namespace,
+    values: &ZendHashTable,
+    mode: WriteMode,
+    ttl: i64,
+    what: &dyn Fn() -> String,
+    mut alone: impl FnMut(Key<'_>, &Zval) -> PhpResult<bool>,
+) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut failed = ZendHashTable::new();
+    let mut run = ZendHashTable::new();
+    for (key, value) in hash::elements(values) {
+        let value = value.dereference();
+        let simple = !matches!(key, Key::Str(s) if s.as_bytes().is_empty())
+            && (value.is_string()
+                || value.is_long()
+                || value.is_double()
+                || value.is_bool()
+                || value.is_null());
+        if simple {
+            let encoded = codec::encode(value, what)?;
+            let (s, contents) = alloc_zend_string(1 + encoded.bytes().len());
+            // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract)
+            // and does not overlap the encoded bytes.
+            unsafe {
+                *contents = encoded.kind.0;
+                std::ptr::copy_nonoverlapping(
+                    encoded.bytes().as_ptr(),
+                    contents.add(1),
+                    encoded.bytes().len(),
+                );
+            }
+            drop(encoded);
+            let mut z = Zval::new();
+            z.set_zend_string(s);
+            match key {
+                Key::Str(k) => run.insert(k, z)?,
+                Key::Index(i) => run.insert(i, z)?,
+            }
+            continue;
+        }
+        if run.len() > 0 {
+            failed = write_apcu_run(cache, ns, &run, mode, ttl, failed)?;
+            run = ZendHashTable::new();
+        }
+        if !alone(key, value)? {
+            failed_minus_one(&mut failed, key);
+        }
+    }
+    if run.len() > 0 {
+        failed = write_apcu_run(cache, ns, &run, mode, ttl, failed)?;
+    }
+    Ok(failed)
+}
+
+/// One run of `apcu_store_array`: written as a batch, its failures added to `failed`, its
+/// warnings raised once it is written.
+fn write_apcu_run(
+    cache: &Cache,
+    ns: &Namespace,
+    run: &ZendHashTable,
+    mode: WriteMode,
+    ttl: i64,
+    mut failed: ZBox<ZendHashTable>,
+) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut errors = Deferred::warning_only();
+    let items = hash::elements(run).filter_map(|(key, v)| {
+        let bytes = match key {
+            Key::Str(s) => KeyBytes::Borrowed(s.as_bytes()),
+            Key::Index(i) => KeyBytes::int(i),
+        };
+        let (&kind, data) = v.zend_str()?.as_bytes().split_first()?;
+        Some(WriteItem { key, bytes, kind: ValueKind(kind), data })
+    });
+    cache.write_each(ns, items, WriteItem::parts, mode, ttl, |item, stored| {
+        let ok = match stored {
+            Ok(ok) => ok,
+            Err(e) => {
+                errors.keep(e);
+                false
+            }
+        };
+        if !ok {
+            failed_minus_one(&mut failed, item.key);
+        }
+        true
+    });
+    errors.raise_then(failed)
+}
+
+/// `failed[key] = -1`, as APCu lists a key it did not store (a numeric string key as an int).
+fn failed_minus_one(failed: &mut ZendHashTable, key: Key<'_>) {
+    let mut minus_one = Zval::new();
+    minus_one.set_long(-1);
+    match key {
+        Key::Str(s) => hash::symtable_update(failed, s, &mut minus_one),
+        Key::Index(i) => hash::index_update(failed, i, &mut minus_one),
     }
 }

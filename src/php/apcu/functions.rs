@@ -12,11 +12,12 @@ use super::store::{
     apcu_namespace, delete_one, empty_key_namespace, exists_one, failed_with_warning, fetch_one,
     locate, store_one, update, ApcuKey,
 };
+use crate::engine::WriteMode;
 use crate::php::args::{Found, IntArg, KeyArg};
 use crate::php::hash::{self, Key};
-use crate::php::ops;
 use crate::php::region::cache;
 use crate::php::warn::warning;
+use crate::php::{batch, ops};
 
 fn store(
     func: &str,
@@ -30,6 +31,21 @@ fn store(
     let what = arg(func, 2, "value");
     if let Some(values) = key.array() {
         // Only the keys that failed come back, each mapped to -1.
+        if let Some(cache) = cache() {
+            let mode = if exclusive { WriteMode::Add } else { WriteMode::Set };
+            let alone = |k: Key<'_>, v: &Zval| {
+                let bytes: Cow<'_, [u8]> = match k {
+                    Key::Str(s) => Cow::Borrowed(s.as_bytes()),
+                    Key::Index(i) => Cow::Owned(i.to_string().into_bytes()),
+                };
+                store_one(ApcuKey::bytes(&bytes), v, ttl, exclusive, &what)
+            };
+            let failed =
+                batch::apcu_store_array(cache, apcu_namespace(), values, mode, ttl, &what, alone)?;
+            let mut z = Zval::new();
+            z.set_hashtable(failed);
+            return Ok(z);
+        }
         let mut failed = ZendHashTable::new();
         for (k, v) in hash::elements(values) {
             let bytes: Cow<'_, [u8]> = match k {
