@@ -3,6 +3,7 @@
 // whose index lines and entries are not in the CPU's caches (N stored keys; 64 MB of other
 // memory written before each timed pass), shmcache's ring written through once beforehand.
 //   php batch-writes.php CACHE OP N     CACHE: shmcache | apcu     OP: set | add | delete
+// (apcu: the apcu_* functions, served by APCu or by shmcache with shmcache.apcu_compat=1)
 // Prints the best and the median of 7 passes, each over M = min(20,000, N/2) keys: set rewrites
 // M random stored keys, delete deletes them (stored again, untimed, after the pass), add adds M
 // keys never stored before (deleted again, untimed).
@@ -21,7 +22,7 @@ foreach ($keys as $k) {
 // As a long-running worker finds it: shmcache's ring written through once (a CLI process maps
 // its region without touching it, and the first write to each page costs the kernel's page
 // fault: docs/benchmarks.md, "Where APCu is ahead, and why"). APCu reuses the blocks it frees.
-if (!$apcu) {
+if (extension_loaded('shmcache')) {
     $info = shmcache_info();
     for ($lap = 0; shmcache_info()['values_written_bytes'] < $info['values_memory_size']; $lap++) {
         foreach ($keys as $k) {

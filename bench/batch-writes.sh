@@ -7,6 +7,8 @@
 # 7 passes, keys/s), then each side's median of the rounds and the ratios.
 #   bash bench/batch-writes.sh      ROUNDS=3 SIZES="100000 1000000" OPS="set add delete"
 #   BEFORE_SO=/path/to/older/libshmcache.so adds that build as a third side.
+#   APCU_FUNCS=1 adds shmcache's apcu_* functions (shmcache.apcu_compat=1) as a side, and the
+#   BEFORE_SO build's when it is given.
 source "$(dirname "$0")/../scripts/common.sh"
 build_release
 apt_need php8.2-apcu
@@ -19,11 +21,17 @@ side_cmd() { # side_cmd SIDE N
   case $1 in
     shm) echo php -n -d memory_limit=2G -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=64M -d shmcache.values_memory_size=512M ;;
     before) echo php -n -d memory_limit=2G -d extension="$BEFORE_SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=64M -d shmcache.values_memory_size=512M ;;
+    shm-apcu) echo php -n -d memory_limit=2G -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.apcu_compat=1 -d shmcache.keys_memory_size=64M -d shmcache.values_memory_size=512M ;;
+    before-apcu) echo php -n -d memory_limit=2G -d extension="$BEFORE_SO" -d shmcache.enable_cli=1 -d shmcache.apcu_compat=1 -d shmcache.keys_memory_size=64M -d shmcache.values_memory_size=512M ;;
     apcu) echo php -n -d memory_limit=2G -d extension="$APCU_SO" -d apc.enable_cli=1 -d apc.shm_size=1G -d apc.entries_hint="$2" ;;
   esac
 }
 sides=(shm apcu)
 [ -n "${BEFORE_SO:-}" ] && sides=(shm before apcu)
+if [ "${APCU_FUNCS:-0}" = 1 ]; then
+  sides+=(shm-apcu)
+  [ -n "${BEFORE_SO:-}" ] && sides+=(before-apcu)
+fi
 echo "shmcache $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')${BEFORE_SO:+ and $BEFORE_SO} vs APCu, PHP $(php -n -r 'echo PHP_VERSION;'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| case | keys | side | rounds (median of 7 passes, keys/s) | median |\n|---|---:|---|---|---:|\n'
 for op in $OPS; do
@@ -34,7 +42,7 @@ for op in $OPS; do
       order=("${sides[@]:k}" "${sides[@]:0:k}")
       for side in "${order[@]}"; do
         cache=shmcache
-        [ "$side" = apcu ] && cache=apcu
+        case $side in *apcu) cache=apcu ;; esac
         out=$($(side_cmd "$side" "$n") "$ROOT/bench/batch-writes.php" "$cache" "$op" "$n") \
           || { echo "$op $n $side round $r failed" >&2; exit 1; }
         got[$side]="${got[$side]:-} $(echo "$out" | cut -d' ' -f2)"
@@ -43,10 +51,13 @@ for op in $OPS; do
     for side in "${sides[@]}"; do
       med=$(echo ${got[$side]} | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
       printf '| %s | %s | %s | %s | %s |\n' "$op" "$n" "$side" "$(echo ${got[$side]})" "$med"
-      eval "med_$side=$med"
+      eval "med_${side//-/_}=$med"
     done
     awk -v op="$op" -v n="$n" -v a="$med_shm" -v b="$med_apcu" 'BEGIN { printf "| %s | %s | shmcache / APCu | | %.2f× |\n", op, n, a / b }'
     [ -n "${BEFORE_SO:-}" ] && awk -v op="$op" -v n="$n" -v a="$med_shm" -v b="$med_before" 'BEGIN { printf "| %s | %s | shmcache / before | | %.2f× |\n", op, n, a / b }'
+    [ "${APCU_FUNCS:-0}" = 1 ] && awk -v op="$op" -v n="$n" -v a="$med_shm_apcu" -v b="$med_apcu" 'BEGIN { printf "| %s | %s | shmcache apcu_* / APCu | | %.2f× |\n", op, n, a / b }'
+    [ "${APCU_FUNCS:-0}" = 1 ] && [ -n "${BEFORE_SO:-}" ] && awk -v op="$op" -v n="$n" -v a="$med_shm_apcu" -v b="$med_before_apcu" 'BEGIN { printf "| %s | %s | shmcache apcu_* / before | | %.2f× |\n", op, n, a / b }'
+    true
     unset got
   done
 done
