@@ -267,7 +267,7 @@ pub(super) fn apcu_store_array(
             continue;
         }
         if run.len() > 0 {
-            failed = write_apcu_run(cache, ns, &run, mode, ttl, failed)?;
+            failed = write_apcu_run(cache, ns, run, mode, ttl, failed)?;
             run = ZendHashTable::new();
         }
         if !alone(key, value)? {
@@ -275,23 +275,23 @@ pub(super) fn apcu_store_array(
         }
     }
     if run.len() > 0 {
-        failed = write_apcu_run(cache, ns, &run, mode, ttl, failed)?;
+        failed = write_apcu_run(cache, ns, run, mode, ttl, failed)?;
     }
     Ok(failed)
 }
 
 /// One run of `apcu_store_array`: written as a batch, its failures added to `failed`, its
-/// warnings raised once it is written.
+/// warnings raised once it is written and released (see `Deferred::raise_then`).
 fn write_apcu_run(
     cache: &Cache,
     ns: &Namespace,
-    run: &ZendHashTable,
+    run: ZBox<ZendHashTable>,
     mode: WriteMode,
     ttl: i64,
     mut failed: ZBox<ZendHashTable>,
 ) -> PhpResult<ZBox<ZendHashTable>> {
     let mut errors = Deferred::warning_only();
-    let items = hash::elements(run).filter_map(|(key, v)| {
+    let items = hash::elements(&run).filter_map(|(key, v)| {
         let bytes = match key {
             Key::Str(s) => KeyBytes::Borrowed(s.as_bytes()),
             Key::Index(i) => KeyBytes::int(i),
@@ -312,6 +312,7 @@ fn write_apcu_run(
         }
         true
     });
+    drop(run);
     errors.raise_then(failed)
 }
 
