@@ -14,7 +14,6 @@ use super::hash::{self, Key};
 use super::held;
 use super::ops::{error_or_warning, PlainKey};
 use super::warn;
-use super::zalloc::alloc_zend_string;
 use crate::engine::{Cache, Error, Namespace, ValueKind, WriteMode};
 
 /// A key of `delete_batch`: its bytes, and the array element it came from (what the result
@@ -112,7 +111,13 @@ struct WriteItem<'a> {
     data: &'a [u8],
 }
 
-impl WriteItem<'_> {
+impl<'a> WriteItem<'a> {
+    /// The item of a value `codec::encode_into_php_string` made; None for any other value.
+    fn of_encoded(key: Key<'a>, bytes: KeyBytes<'a>, encoded: &'a Zval) -> Option<WriteItem<'a>> {
+        let (kind, data) = codec::split_php_encoded(encoded)?;
+        Some(WriteItem { key, bytes, kind, data })
+    }
+
     fn parts(&self) -> (&[u8], ValueKind, &[u8]) {
         (&self.bytes, self.kind, self.data)
     }
@@ -136,19 +141,10 @@ pub(super) fn store_batch(
     let mut push_failed = None;
     let items = hash::elements(encoded).filter_map(|(key, v)| {
         // (Every key passed array_key_bytes when its value was encoded.)
-        let bytes = array_key_bytes(key, key_what).ok()?;
-        let (&kind, data) = v.zend_str()?.as_bytes().split_first()?;
-        Some(WriteItem { key, bytes, kind: ValueKind(kind), data })
+        WriteItem::of_encoded(key, array_key_bytes(key, key_what).ok()?, v)
     });
     cache.write_each(ns, items, WriteItem::parts, mode, ttl, |item, stored| {
-        let ok = match stored {
-            Ok(ok) => ok,
-            Err(e) => {
-                errors.keep(e);
-                false
-            }
-        };
-        if !ok {
+        if !errors.stored_or_keep(stored) {
             let pushed = match item.key {
                 Key::Str(key) => failed.push(codec::string_zval(key.as_bytes())),
                 Key::Index(i) => failed.push(i),
@@ -194,6 +190,14 @@ impl Deferred {
                 let _ = self.warnings.push(codec::string_zval(other.to_string().as_bytes()));
             }
         }
+    }
+
+    /// Whether a write of the batch stored its value; an error is kept for `raise_then`.
+    fn stored_or_keep(&mut self, stored: Result<bool, Error>) -> bool {
+        stored.unwrap_or_else(|e| {
+            self.keep(e);
+            false
+        })
     }
 
     /// Raises the warnings in the order they came, then the first error that throws, and
@@ -245,21 +249,7 @@ pub(super) fn apcu_store_array(
                 || value.is_bool()
                 || value.is_null());
         if simple {
-            let encoded = codec::encode(value, what)?;
-            let (s, contents) = alloc_zend_string(1 + encoded.bytes().len());
-            // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract)
-            // and does not overlap the encoded bytes.
-            unsafe {
-                *contents = encoded.kind.0;
-                std::ptr::copy_nonoverlapping(
-                    encoded.bytes().as_ptr(),
-                    contents.add(1),
-                    encoded.bytes().len(),
-                );
-            }
-            drop(encoded);
-            let mut z = Zval::new();
-            z.set_zend_string(s);
+            let z = codec::encode_into_php_string(value, what)?;
             match key {
                 Key::Str(k) => run.insert(k, z)?,
                 Key::Index(i) => run.insert(i, z)?,
@@ -296,18 +286,10 @@ fn write_apcu_run(
             Key::Str(s) => KeyBytes::Borrowed(s.as_bytes()),
             Key::Index(i) => KeyBytes::int(i),
         };
-        let (&kind, data) = v.zend_str()?.as_bytes().split_first()?;
-        Some(WriteItem { key, bytes, kind: ValueKind(kind), data })
+        WriteItem::of_encoded(key, bytes, v)
     });
     cache.write_each(ns, items, WriteItem::parts, mode, ttl, |item, stored| {
-        let ok = match stored {
-            Ok(ok) => ok,
-            Err(e) => {
-                errors.keep(e);
-                false
-            }
-        };
-        if !ok {
+        if !errors.stored_or_keep(stored) {
             failed_minus_one(&mut failed, item.key);
         }
         true

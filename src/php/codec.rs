@@ -27,6 +27,7 @@ use super::ffi::{
 };
 use super::hash::{self, Key as ArrayKey};
 use super::kinds::{ARRAY, DOUBLE, FALSE, NULL, OBJECT, SERIALIZED, STRING, TRUE};
+use super::zalloc::alloc_zend_string;
 use super::zstr::{self, SharedStrings};
 use crate::engine::ValueKind;
 use crate::native::{
@@ -431,6 +432,37 @@ pub fn release_abandoned() {
         // memory, since RSHUTDOWN runs before the request's memory is freed.
         drop(unsafe { ZBox::<ZendStr>::from_raw(s.cast::<ZendStr>()) });
     }
+}
+
+/// `value` encoded (`encode`) into a PHP string, its kind byte first: what a batch of writes
+/// keeps its values in while serialize() may still run user code, as PHP frees its own memory
+/// if that ends the request with a fatal error, where a Rust buffer would leak.
+pub fn encode_into_php_string(
+    value: &Zval,
+    what: &dyn Fn() -> String,
+) -> Result<Zval, PhpException> {
+    let encoded = encode(value, what)?;
+    let (s, contents) = alloc_zend_string(1 + encoded.bytes().len());
+    // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract) and does
+    // not overlap the encoded bytes, which live in our own buffer or the caller's value.
+    unsafe {
+        *contents = encoded.kind.0;
+        std::ptr::copy_nonoverlapping(
+            encoded.bytes().as_ptr(),
+            contents.add(1),
+            encoded.bytes().len(),
+        );
+    }
+    drop(encoded);
+    let mut z = Zval::new();
+    z.set_zend_string(s);
+    Ok(z)
+}
+
+/// The kind and bytes of a value `encode_into_php_string` made.
+pub fn split_php_encoded(z: &Zval) -> Option<(ValueKind, &[u8])> {
+    let (&kind, data) = z.zend_str()?.as_bytes().split_first()?;
+    Some((ValueKind(kind), data))
 }
 
 pub fn string_zval(bytes: &[u8]) -> Zval {

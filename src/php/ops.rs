@@ -21,7 +21,6 @@ use super::kinds;
 use super::sink::ZvalSink;
 use super::tier;
 use super::warn;
-use super::zalloc::alloc_zend_string;
 use crate::engine::{Cache, Error, Namespace, ValueKind, ValueSink, WriteMode, MAX_KEY_LEN};
 use crate::tier::Near;
 
@@ -543,17 +542,7 @@ pub fn store_multi(
     let key_what = || format!("{} key", what());
     hash::try_for_each(values, |k, v| -> PhpResult<()> {
         array_key_bytes(k, &key_what)?;
-        let enc = codec::encode(v, &|| format!("{} element", what()))?;
-        let (s, contents) = alloc_zend_string(1 + enc.bytes().len());
-        // SAFETY: `contents` is writable for 1 + len bytes (alloc_zend_string's contract) and
-        // does not overlap the encoded bytes, which live in our own buffer or the caller's value.
-        unsafe {
-            *contents = enc.kind.0;
-            std::ptr::copy_nonoverlapping(enc.bytes().as_ptr(), contents.add(1), enc.bytes().len());
-        }
-        drop(enc);
-        let mut z = Zval::new();
-        z.set_zend_string(s);
+        let z = codec::encode_into_php_string(v, &|| format!("{} element", what()))?;
         match k {
             Key::Str(key) => encoded.insert(key, z)?,
             Key::Index(i) => encoded.insert(i, z)?,
@@ -569,19 +558,19 @@ pub fn store_multi(
     }
     hash::try_for_each(&encoded, |k, v| -> PhpResult<()> {
         let key = array_key_bytes(k, &key_what)?;
-        let Some((&kind, data)) = v.zend_str().and_then(|s| s.as_bytes().split_first()) else {
+        let Some((kind, data)) = codec::split_php_encoded(v) else {
             return Ok(());
         };
         let ok = match Backend::for_write() {
             Some(Backend::Tiered(c)) => {
-                let stored = tier::store(c, ns, &key, ValueKind(kind), data, ttl, mode);
+                let stored = tier::store(c, ns, &key, kind, data, ttl, mode);
                 tier::warn_pending();
                 stored
             }
             Some(Backend::Local(c)) => match mode {
-                WriteMode::Set => c.set(ns, &key, ValueKind(kind), data, ttl),
-                WriteMode::Add => c.add(ns, &key, ValueKind(kind), data, ttl),
-                WriteMode::Replace => c.replace(ns, &key, ValueKind(kind), data, ttl),
+                WriteMode::Set => c.set(ns, &key, kind, data, ttl),
+                WriteMode::Add => c.add(ns, &key, kind, data, ttl),
+                WriteMode::Replace => c.replace(ns, &key, kind, data, ttl),
             }
             .or_else(error_or_warning)?,
             None => false,
