@@ -29,7 +29,7 @@ use super::clock;
 use super::entry::{EntryHeader, HEADER_LEN};
 use super::error::Error;
 use super::index::{
-    key_hash, last_byte, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET,
+    key_hash, key_tail, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET,
 };
 use super::namespace::NamespaceTable;
 use super::region::{
@@ -326,7 +326,7 @@ impl Cache {
     }
 
     fn probe(&self, ns: &Namespace, key: &[u8]) -> Probe {
-        Probe::new(key_hash(ns.hash, key), last_byte(key), self.buckets)
+        Probe::new(key_hash(ns.hash, key), key_tail(key), self.buckets)
     }
 
     /// The generation readers compare entries with; None = nothing in this namespace is live.

@@ -76,11 +76,29 @@ pub(crate) fn key_hash(ns_hash: u64, key: &[u8]) -> u64 {
     string_hash(key).wrapping_add(ns_hash)
 }
 
-/// A key's last byte (0 for an empty key), which places it beside keys that differ only there
-/// (`Probe::new`).
+/// What a key's trailing bytes add to its `string_hash`, and how far they move its home from
+/// the base bucket of the keys that share the rest (`Probe::new`): the last two bytes when both
+/// are digits (`post:1241`: 10 × 4 + 1 from the base of `post:12__`), so keys counted in order
+/// read a run of 100 neighbouring buckets before the next jump; else the last byte (its value
+/// from the base of `key_`; 0 for an empty key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyTail {
+    /// In DJBX33A the last byte adds itself, the one before 33 times itself.
+    added: u16,
+    /// The home's distance from the base bucket.
+    step: u8,
+}
+
 #[inline(always)]
-pub(crate) fn last_byte(key: &[u8]) -> u8 {
-    key.last().copied().unwrap_or(0)
+pub(crate) fn key_tail(key: &[u8]) -> KeyTail {
+    let last = key.last().copied().unwrap_or(0);
+    let before = if key.len() >= 2 { key[key.len() - 2] } else { 0 };
+    let (tens, ones) = (before.wrapping_sub(b'0'), last.wrapping_sub(b'0'));
+    if tens < 10 && ones < 10 {
+        KeyTail { added: u16::from(before) * 33 + u16::from(last), step: tens * 10 + ones }
+    } else {
+        KeyTail { added: u16::from(last), step: last }
+    }
 }
 
 /// The hash of a key's bytes, the very value PHP keeps in every string it has hashed
@@ -231,21 +249,22 @@ impl Probe {
     /// A placeholder for arrays filled later (a batch's group); never used to look anything up.
     pub const EMPTY: Probe = Probe { hash: 0, tag: 0, buckets: [0, 0] };
 
-    /// `hash` is the key's `key_hash`, `last` the key's last byte. Keys that differ only in
-    /// their last byte (`post:41`, `post:42`) get neighbouring home buckets, so reading such keys
-    /// in order reads the index in order; otherwise homes are spread by a strong mix. (The
-    /// string hash is PHP's DJBX33A, in which a last byte adds its value to 33 times the hash of
-    /// the rest: `hash - last` is the same for such keys and mixed into their base bucket. Homes
-    /// taken straight from DJBX33A modulo the bucket count, as PHP's tables do, kept the same
-    /// locality but crowded keys like `wp:options:N` into clusters: 27% of them had to live
-    /// away at 80% load instead of 9%.) The tag takes its bits from all of the hash, mixed.
+    /// `hash` is the key's `key_hash`, `tail` its `key_tail`. Keys that differ only in their
+    /// last byte (`post:a`, `post:b`), or in their last two digits (`post:41`, `post:42`), get
+    /// neighbouring home buckets, so reading such keys in order reads the index in order;
+    /// otherwise homes are spread by a strong mix. (The string hash is PHP's DJBX33A, in which
+    /// the tail adds `tail.added` to 33 or 1089 times the hash of the rest: `hash - added` is
+    /// the same for such keys and mixed into their base bucket. Homes taken straight from
+    /// DJBX33A modulo the bucket count, as PHP's tables do, kept the same locality but crowded
+    /// keys like `wp:options:N` into clusters: 27% of them had to live away at 80% load instead
+    /// of 9%.) The tag takes its bits from all of the hash, mixed.
     #[inline]
-    pub fn new(hash: u64, last: u8, buckets: Buckets) -> Probe {
+    pub fn new(hash: u64, tail: KeyTail, buckets: Buckets) -> Probe {
         // (`home_only` and `with_away` compute the same; written out here, as before they
         // existed, for LLVM's choices on every other read and write: built from the two, the
         // same code cost incr and cas 6 instructions more, callgrind.)
-        let base = mix(hash.wrapping_sub(u64::from(last)));
-        let mut home = buckets.of((base >> 32) as u32) + u64::from(last);
+        let base = mix(hash.wrapping_sub(u64::from(tail.added)));
+        let mut home = buckets.of((base >> 32) as u32) + u64::from(tail.step);
         if home >= buckets.count {
             // (A division only past the end, and a loop only in a table of under 256 buckets.)
             home %= buckets.count;
@@ -259,9 +278,9 @@ impl Probe {
     /// and need the away bucket only when read again as any read (multi-get 728 -> 704 per
     /// key, callgrind). Not a probe to look a key up with.
     #[inline]
-    pub fn home_only(hash: u64, last: u8, buckets: Buckets) -> Probe {
-        let base = mix(hash.wrapping_sub(u64::from(last)));
-        let mut home = buckets.of((base >> 32) as u32) + u64::from(last);
+    pub fn home_only(hash: u64, tail: KeyTail, buckets: Buckets) -> Probe {
+        let base = mix(hash.wrapping_sub(u64::from(tail.added)));
+        let mut home = buckets.of((base >> 32) as u32) + u64::from(tail.step);
         if home >= buckets.count {
             home %= buckets.count;
         }
@@ -535,11 +554,40 @@ mod tests {
         }
     }
 
+    fn home_of(key: &str, buckets: u64) -> u64 {
+        let key = key.as_bytes();
+        Probe::new(string_hash(key), key_tail(key), Buckets::new(buckets)).buckets[0]
+    }
+
+    /// Keys counted in order read the index in order: a run of 100 (two trailing digits) or
+    /// of consecutive last bytes has consecutive homes; the next run starts elsewhere.
+    #[test]
+    fn keys_counted_in_order_get_neighbouring_homes() {
+        let n = 1 << 20;
+        let base = home_of("post:1200", n);
+        for i in 0..100 {
+            assert_eq!(home_of(&format!("post:12{i:02}"), n), (base + i) % n, "post:12{i:02}");
+        }
+        assert_eq!(home_of("post:7", n) + 1, home_of("post:8", n), "one trailing digit");
+        assert_eq!(home_of("post:a", n) + 1, home_of("post:b", n), "a last letter");
+        assert_eq!(home_of("x1", n) + 1, home_of("x2", n), "a digit after a letter");
+        // (The next run is somewhere else: the chance that it follows on is 1 in a million.)
+        let next = home_of("post:1300", n);
+        assert!(next.abs_diff(base) > 100, "post:1300 at {next}, post:1200 at {base}");
+        assert_eq!(key_tail(b"7"), key_tail(b"x7"));
+        assert_eq!(key_tail(b"").step, 0);
+        assert_eq!(key_tail(b"99").step, 99);
+        assert_eq!(
+            key_tail(b"09"),
+            KeyTail { added: u16::from(b'0') * 33 + u16::from(b'9'), step: 9 }
+        );
+    }
+
     #[test]
     fn probes_stay_in_range_and_differ() {
         for n in [1u64, 2, 3, 1000, 1 << 20] {
             for h in [0u64, 1, u64::MAX, 0x1234_5678_9abc_def0] {
-                let p = Probe::new(h, b'7', Buckets::new(n));
+                let p = Probe::new(h, key_tail(b"7"), Buckets::new(n));
                 assert!(p.buckets[0] < n && p.buckets[1] < n);
                 if n > 1 {
                     assert_ne!(p.buckets[0], p.buckets[1]);
@@ -564,7 +612,7 @@ mod tests {
     fn hints_count_the_away_words_present() {
         let words = table(1000);
         let t = KeyTable { words: &words, bucket_count: 1000 };
-        let p = Probe::new(0x1234_5678_9abc_def0, b'x', Buckets::new(1000));
+        let p = Probe::new(0x1234_5678_9abc_def0, key_tail(b"x"), Buckets::new(1000));
         let away_slot = p.buckets[1] as usize * WORDS_PER_BUCKET + 3;
         let home_slot = p.buckets[0] as usize * WORDS_PER_BUCKET + 2;
         let counted = || (t.hint(p.buckets[0], Ordering::SeqCst) >> hint_shift(p.tag)) & 15;

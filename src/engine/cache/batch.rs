@@ -12,7 +12,7 @@ use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
 use crate::engine::error::Error;
 use crate::engine::index::{
-    last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+    key_tail, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
 };
 use crate::engine::ring;
 use crate::engine::stats::Counter;
@@ -130,7 +130,7 @@ impl Cache {
                 // The away bucket only if the key is read again as any read (`read_located`).
                 let probe = Probe::home_only(
                     key_string_hash.wrapping_add(ns.hash),
-                    last_byte(key.as_ref()),
+                    key_tail(key.as_ref()),
                     self.buckets,
                 );
                 self.prefetch_buckets(&probe);

@@ -13,7 +13,7 @@ use crate::engine::error::Error;
 use std::sync::atomic::Ordering;
 
 use crate::engine::index::{
-    last_byte, string_hash, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
+    key_tail, string_hash, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
 };
 use crate::engine::ring;
 
@@ -90,7 +90,7 @@ impl Cache {
                 hashes[len] = string_hash(key);
                 if check_key(key).is_ok() {
                     let probe =
-                        Probe::new(hashes[len].wrapping_add(ns.hash), last_byte(key), self.buckets);
+                        Probe::new(hashes[len].wrapping_add(ns.hash), key_tail(key), self.buckets);
                     self.prefetch_buckets(&probe);
                     self.prefetch_away(&probe);
                     probes[len] = probe;

@@ -15,7 +15,7 @@ use super::read::{in_place_shape, PairRead};
 use super::{Cache, Liveness, Namespace, ValueKind};
 use crate::engine::entry::{checksum_of, FLAG_IN_PLACE, HEADER_LEN};
 use crate::engine::index::{
-    is_hint_word, is_pending, key_hash, last_byte, word_offset, word_tag, Probe,
+    is_hint_word, is_pending, key_hash, key_tail, word_offset, word_tag, Probe,
 };
 use crate::engine::MAX_KEY_LEN;
 
@@ -127,7 +127,7 @@ impl Cache {
         }
         let hash = key_hash(ns.hash, key);
         // Only a slot a lookup of this key visits: a read could not return anything else.
-        let probe = Probe::new(hash, last_byte(key), self.buckets);
+        let probe = Probe::new(hash, key_tail(key), self.buckets);
         if word_tag(word) != probe.tag || !probe.slots().any(|s| s == slot) {
             return None;
         }

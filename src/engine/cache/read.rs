@@ -25,7 +25,7 @@ use crate::engine::entry::{
 };
 use crate::engine::error::Error;
 use crate::engine::index::{
-    hint_says_away, last_byte, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET,
+    hint_says_away, key_tail, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET,
     WORDS_PER_BUCKET,
 };
 use crate::engine::lz4;
@@ -661,7 +661,7 @@ impl Cache {
     ) -> Result<Option<ValueKind>, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), key_tail(key), self.buckets);
         let generation = self.read_generation(ns);
         let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
         // Counted directly rather than through a ReadTally: one read needs no batching, and

@@ -16,7 +16,7 @@ use crate::engine::entry::{
     entry_len, pair_check, pair_pos, EntryHeader, FLAG_IN_PLACE, HEADER_LEN,
 };
 use crate::engine::error::Error;
-use crate::engine::index::{last_byte, make_word, string_hash, Probe, AWAY};
+use crate::engine::index::{key_tail, make_word, string_hash, Probe, AWAY};
 use crate::engine::stats::Counter;
 
 impl Cache {
@@ -37,7 +37,7 @@ impl Cache {
     ) -> Result<bool, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), key_tail(key), self.buckets);
         // The entry's head is validated, not its value (read.rs, read_full): delete costs the
         // same whatever the value's size, and reports a key live exactly when exists, add and
         // replace would see it live.
@@ -110,7 +110,7 @@ impl Cache {
     ) -> Result<Option<i64>, Error> {
         debug_assert_eq!(key_string_hash, string_hash(key));
         check_key(key)?;
-        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), last_byte(key), self.buckets);
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), key_tail(key), self.buckets);
         // As in store_draft: the new entry will most likely go where the tail is now (unless
         // integers are updated in place, where nothing is appended).
         if !self.pair_swap {

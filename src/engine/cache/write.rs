@@ -27,7 +27,7 @@ use crate::engine::entry::{
 };
 use crate::engine::error::Error;
 use crate::engine::index::{
-    is_hint_word, last_byte, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD,
+    is_hint_word, key_tail, make_word, string_hash, word_offset, Probe, AWAY, OFFSET_PERIOD,
     PENDING,
 };
 use crate::engine::ring;
@@ -348,7 +348,7 @@ impl Cache {
         mode: Mode,
         guard: &mut G,
     ) -> Result<bool, Error> {
-        let probe = Probe::new(d.key_hash, last_byte(d.key), self.buckets);
+        let probe = Probe::new(d.key_hash, key_tail(d.key), self.buckets);
         // The entry will most likely go where the tail is now (unless another process appends
         // first): start loading those lines while the lookup below waits for its bucket, so
         // the writes into the ring find them in cache instead of stalling the atomics after.
