@@ -8,7 +8,7 @@
 //! live away and about 3% of the misses read a second line (docs/design.md, "Key index").
 //!
 //! A slot is one 64-bit word: `pending:1 | tag:15 | lines:4 | away:1 | offset/8:43`, 0 = empty.
-//! The tag is a slice of the key hash (its top bit forced to 1, so a used slot is never 0), the
+//! The tag is a slice of the mixed key hash (its top bit forced to 1, so a used slot is never 0), the
 //! offset is where the entry starts in the ring, stored modulo 2^46 (far above the largest ring)
 //! and rebuilt relative to the tail (so a word must not outlive its entry by 2^46 bytes of
 //! writes: dead words are swept, see `Cache::clear_dead_words`). `lines` is the entry's length
@@ -274,7 +274,7 @@ impl Probe {
     /// the same for such keys and mixed into their base bucket. Homes taken straight from
     /// DJBX33A modulo the bucket count, as PHP's tables do, kept the same locality but crowded
     /// keys like `wp:options:N` into clusters: 27% of them had to live away at 80% load instead
-    /// of 9%.) The tag takes its bits from all of the hash, mixed.
+    /// of 9%.) The tag takes its bits from the base's low half and the tail (`tag_of`).
     #[inline]
     pub fn new(hash: u64, tail: KeyTail, buckets: Buckets) -> Probe {
         // (`home_only` and `with_away` compute the same; written out here, as before they
