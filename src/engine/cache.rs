@@ -378,28 +378,10 @@ impl Cache {
         self.probe(ns, key).buckets
     }
 
-    /// How many index lines (buckets) a read of `key` reads, as `find` for a read decides: one
-    /// when the key is found at home or when its home's hint rules the away bucket out, else two.
-    pub fn fuzz_index_lines_read(&self, ns: &Namespace, key: &[u8]) -> u32 {
-        let probe = self.probe(ns, key);
-        let index = self.index();
-        let home = probe.buckets[0] as usize * WORDS_PER_BUCKET;
-        let at_home = (home..home + super::index::SLOTS_PER_BUCKET).any(|slot| {
-            let word = index.load(slot, Ordering::Acquire);
-            probe.matches(word, false)
-                && matches!(self.read_key(word, &ns.name, key), read::EntryRead::Same(_))
-        });
-        if at_home
-            || !probe.has_away()
-            || !super::index::hint_says_away(
-                index.hint(probe.buckets[0], Ordering::Acquire),
-                probe.tag,
-            )
-        {
-            1
-        } else {
-            2
-        }
+    /// Runs `f` and counts the index lines (buckets) it read or wrote on this thread, as the
+    /// engine's own code touched them (prefetches aside).
+    pub fn fuzz_index_lines<R>(&self, f: impl FnOnce(&Self) -> R) -> (R, usize) {
+        super::index::lines_read::counted(|| f(self))
     }
 
     /// The sum of every counter of every hint word: how many away words the hints count.

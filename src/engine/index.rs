@@ -29,9 +29,10 @@
 //! that skips the away bucket because the counter is 0 misses nothing that was published before
 //! it began. A process killed between the two steps leaves a counter one too high for good,
 //! which costs misses of that group in that bucket a second line; a counter that
-//! reaches 15 stays there (never wrong, only slower). Writers do not trust the hint: they read
-//! both buckets, so a damaged hint word can cost a reader a miss but never makes a key appear
-//! twice.
+//! reaches 15 stays there (never wrong, only slower). Writers trust the hint as readers do:
+//! an add of a new key reads one line. (A hint damaged below its count, which no process
+//! writes, can then let a write publish a second copy of a key at home, hiding an older one
+//! away: docs/design.md, "Away bucket and hint".)
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -395,6 +396,38 @@ pub(crate) fn hint_says_away(hint: u64, tag: u64) -> bool {
     (hint >> hint_shift(tag)) & 15 != 0
 }
 
+/// Which index lines (buckets) the calls of this thread read or write, for the tests of the
+/// `fuzzing` feature (tests/index_lines.rs): nothing at all in other builds.
+pub(crate) mod lines_read {
+    #[cfg(feature = "fuzzing")]
+    thread_local! {
+        static TOUCHED: std::cell::RefCell<Option<Vec<usize>>> = const { std::cell::RefCell::new(None) };
+    }
+
+    #[inline(always)]
+    pub(crate) fn note(bucket: usize) {
+        #[cfg(feature = "fuzzing")]
+        TOUCHED.with(|t| {
+            if let Some(buckets) = t.borrow_mut().as_mut() {
+                if !buckets.contains(&bucket) {
+                    buckets.push(bucket);
+                }
+            }
+        });
+        #[cfg(not(feature = "fuzzing"))]
+        let _ = bucket;
+    }
+
+    /// Runs `f` and says how many distinct index lines it touched (prefetches aside).
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
+        TOUCHED.with(|t| *t.borrow_mut() = Some(Vec::new()));
+        let result = f();
+        let touched = TOUCHED.with(|t| t.borrow_mut().take().map_or(0, |b| b.len()));
+        (result, touched)
+    }
+}
+
 /// The key index as the words of the region it lies in. Slots are numbered by word: bucket
 /// `b` holds slots `8b .. 8b + 7` and its hint at word `8b + 7`. Slots change only through
 /// `swap`, which keeps the hints.
@@ -407,6 +440,7 @@ pub(crate) struct KeyTable<'a> {
 impl<'a> KeyTable<'a> {
     #[inline(always)]
     pub fn load(&self, slot: usize, order: Ordering) -> u64 {
+        lines_read::note(slot / WORDS_PER_BUCKET);
         self.words[slot].load(order)
     }
 
@@ -414,6 +448,7 @@ impl<'a> KeyTable<'a> {
     #[inline(always)]
     pub fn bucket(&self, bucket: u64) -> &'a [AtomicU64; WORDS_PER_BUCKET] {
         let first = bucket as usize * WORDS_PER_BUCKET;
+        lines_read::note(bucket as usize);
         self.words[first..first + WORDS_PER_BUCKET].try_into().expect("a bucket is eight words")
     }
 
@@ -423,8 +458,10 @@ impl<'a> KeyTable<'a> {
         &self.words[bucket as usize * WORDS_PER_BUCKET]
     }
 
-    #[cfg(any(test, feature = "fuzzing"))]
+    /// The hint word of `bucket`.
+    #[inline(always)]
     pub fn hint(&self, bucket: u64, order: Ordering) -> u64 {
+        lines_read::note(bucket as usize);
         self.words[bucket as usize * WORDS_PER_BUCKET + HINT_WORD].load(order)
     }
 
@@ -443,6 +480,7 @@ impl<'a> KeyTable<'a> {
     #[inline(always)]
     pub fn swap(&self, slot: usize, old: u64, new: u64, order: Ordering) -> bool {
         debug_assert!(!is_hint_word(slot));
+        lines_read::note(slot / WORDS_PER_BUCKET);
         let same_away_key = is_away(old) && is_away(new) && word_tag(old) == word_tag(new);
         let enters = is_away(new) && !same_away_key;
         let leaves = is_away(old) && !same_away_key;
@@ -467,6 +505,7 @@ impl<'a> KeyTable<'a> {
         let away = (slot / WORDS_PER_BUCKET) as u64;
         let home = home_bucket(away, tag, self.bucket_count);
         let shift = hint_shift(tag);
+        lines_read::note(home as usize);
         let hint = &self.words[home as usize * WORDS_PER_BUCKET + HINT_WORD];
         let _ = hint.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| {
             match ((h >> shift) & 15, up) {

@@ -65,9 +65,9 @@ impl Cache {
     }
 
     /// Hands `items` (whose keys `key_of` gives, all of namespace `ns`) to `each` one by one
-    /// with their key's `string_hash`, `BATCH_GROUP` at a time: first both buckets of every
-    /// key of the group are requested (a writer reads both), then the heads of the entries
-    /// their home buckets point at (where a writer compares the key); so a group whose index
+    /// with their key's `string_hash`, `BATCH_GROUP` at a time: first the home bucket of every
+    /// key of the group is requested, then the heads of the entries those buckets point at
+    /// (where a writer compares the key); so a group whose index
     /// lines and entries are not in the CPU's caches waits for memory about twice rather than
     /// twice per key. `each` returns false to stop. The requests are only hints: each item is
     /// then handled exactly as alone, whatever changed meanwhile.
@@ -92,7 +92,6 @@ impl Cache {
                     let probe =
                         Probe::new(hashes[len].wrapping_add(ns.hash), key_tail(key), self.buckets);
                     self.prefetch_buckets(&probe);
-                    self.prefetch_away(&probe);
                     probes[len] = probe;
                 }
                 group[len] = Some(item);

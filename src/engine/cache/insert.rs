@@ -2,9 +2,12 @@
 //!
 //! Invariants:
 //! - A key never has two published slots: a new key's slot is first claimed as pending
-//!   (invisible to readers), then every other candidate slot is scanned for the same key; claims
-//!   and scans are SeqCst, so of two racing inserts at least one sees the other, and the lower
-//!   ring offset wins (exactly one concurrent `add` succeeds).
+//!   (invisible to readers), then every other candidate slot is scanned for the same key (the
+//!   away bucket's only when the home's hint, read after the home slots, counts a word of the
+//!   key's group away); claims, hint counts and scans are SeqCst, so of two racing inserts at
+//!   least one sees the other, and the lower ring offset wins (exactly one concurrent `add`
+//!   succeeds). A rival claiming away counts itself in the hint before its claim, so a hint
+//!   read that misses the count came before it, and that rival's scan then sees our claim.
 //! - A pending word is yielded to at most MAX_YIELDS_TO_ONE_RIVAL times, then presumed to be a
 //!   killed writer's and cleared.
 //! - A cuckoo move goes through a pending slot, so a resident is never published twice (at
@@ -164,9 +167,15 @@ impl Cache {
             let _ = index.swap(victim, pending, 0, Ordering::SeqCst);
         };
         // Bucket by bucket over the slot words themselves (a walk by candidate number cost an
-        // add more): every other candidate, for a copy of this key.
+        // add more): every other candidate, for a copy of this key; the away bucket only when
+        // the home's hint counts one of this group there, as a lookup decides (reading it in
+        // any case cost an add of a new key a second random line: docs/benchmarks.md).
         let scanned = if probe.has_away() { &probe.buckets[..] } else { &probe.buckets[..1] };
         for (b, &bucket) in scanned.iter().enumerate() {
+            if b == 1 && !hint_says_away(index.hint(probe.buckets[0], Ordering::SeqCst), probe.tag)
+            {
+                break;
+            }
             let first = bucket as usize * WORDS_PER_BUCKET;
             for (j, cell) in index.bucket(bucket)[..SLOTS_PER_BUCKET].iter().enumerate() {
                 let theirs = cell.load(Ordering::SeqCst);

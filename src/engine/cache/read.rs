@@ -519,12 +519,13 @@ impl Cache {
         self.index().swap(slot, word, 0, Ordering::AcqRel);
     }
 
-    /// Finds the published slot holding `key`, checking every candidate with `read`. A read
-    /// (`HINTED`) looks in the away bucket only when the home bucket's hint says a key of this
-    /// tag's group lives away; a writer always looks in both (it must find the key wherever a
-    /// damaged hint may hide it, or it would store a second copy).
+    /// Finds the published slot holding `key`, checking every candidate with `read`: the home
+    /// bucket, then the away bucket only when the home's hint says a key of this tag's group
+    /// lives away. Readers and writers alike: a hint never counts fewer away words than are
+    /// there (index.rs), so a writer that finds nothing may insert (docs/design.md, "Away
+    /// bucket and hint", for what a damaged hint can do).
     #[inline(always)]
-    pub(super) fn find<const PREFETCHED: bool, const HINTED: bool>(
+    pub(super) fn find(
         &self,
         probe: &Probe,
         ns: &Namespace,
@@ -562,8 +563,7 @@ impl Cache {
         // The hint is read after the home slots: a key moved away meanwhile was counted
         // before it left home (index.rs).
         if !probe.has_away()
-            || (HINTED
-                && !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::Acquire), probe.tag))
+            || !hint_says_away(words[SLOTS_PER_BUCKET].load(Ordering::Acquire), probe.tag)
         {
             return Lookup::Absent;
         }
@@ -578,8 +578,7 @@ impl Cache {
         Lookup::Absent
     }
 
-    /// Finds `key` for a writer (both buckets) and validates its entry, the value going to
-    /// `sink`.
+    /// Finds `key` and validates its whole entry, the value going to `sink`.
     #[inline(always)]
     pub(super) fn find_full<S: ValueSink>(
         &self,
@@ -588,52 +587,27 @@ impl Cache {
         key: &[u8],
         sink: &mut S,
     ) -> Lookup {
-        self.prefetch_away(probe);
-        self.find_full_as::<S, false, false>(probe, ns, key, sink)
-    }
-
-    /// A writer that will read both buckets (it must find the key wherever it is, and insert
-    /// only where it is not) starts loading the away bucket at once. (A delete does not: it
-    /// stops at the home bucket when the key is there, which it almost always is.)
-    #[inline(always)]
-    pub(super) fn prefetch_away(&self, probe: &Probe) {
-        if probe.has_away() {
-            prefetch(self.index().line(probe.buckets[1]));
-        }
-    }
-
-    /// Finds `key` for a read (the away bucket only when the hint says so) and validates its
-    /// whole entry, the value going to `sink`.
-    #[inline(always)]
-    pub(super) fn find_to_read<S: ValueSink>(
-        &self,
-        probe: &Probe,
-        ns: &Namespace,
-        key: &[u8],
-        sink: &mut S,
-    ) -> Lookup {
-        self.find_full_as::<S, false, true>(probe, ns, key, sink)
+        self.find_full_as::<S, false>(probe, ns, key, sink)
     }
 
     /// find_full; PREFETCHED when the caller has already requested the key's home bucket and
-    /// entry, HINTED for a read (`find`).
+    /// entry.
     #[inline(always)]
-    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool, const HINTED: bool>(
+    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool>(
         &self,
         probe: &Probe,
         ns: &Namespace,
         key: &[u8],
         sink: &mut S,
     ) -> Lookup {
-        self.find::<PREFETCHED, HINTED>(probe, ns, key, |word| {
+        self.find(probe, ns, key, |word| {
             self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink)
         })
     }
 
-    /// Finds the slot holding `key` without validating the value (for a writer: both buckets).
+    /// Finds the slot holding `key` without validating the value (for a plain set).
     pub(super) fn find_key(&self, probe: &Probe, ns: &Namespace, key: &[u8]) -> Lookup {
-        self.prefetch_away(probe);
-        self.find::<false, false>(probe, ns, key, |word| self.read_key(word, &ns.name, key))
+        self.find(probe, ns, key, |word| self.read_key(word, &ns.name, key))
     }
 
     /// Looks `key` up. On a hit the value (decompressed) has been written to `sink` and its
@@ -701,7 +675,7 @@ impl Cache {
         generation: Option<u64>,
         sink: &mut S,
     ) -> ReadOutcome {
-        let lookup = self.find_full_as::<S, PREFETCHED, true>(probe, ns, key, sink);
+        let lookup = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink);
         self.outcome_of(lookup, generation, sink)
     }
 
@@ -750,7 +724,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(matches!(self.find_to_read(&probe, ns, key, &mut CheckOnly),
+        Ok(matches!(self.find_full(&probe, ns, key, &mut CheckOnly),
             Lookup::Present { header, damaged: false, .. } if self.liveness(&header, generation) == Liveness::Live))
     }
 
@@ -766,7 +740,7 @@ impl Cache {
         check_key(key)?;
         let probe = self.probe(ns, key);
         let generation = self.read_generation(ns);
-        Ok(match self.find_to_read(&probe, ns, key, &mut CheckOnly) {
+        Ok(match self.find_full(&probe, ns, key, &mut CheckOnly) {
             Lookup::Present { header, damaged: false, .. }
                 if self.liveness(&header, generation) == Liveness::Live =>
             {

@@ -42,9 +42,7 @@ impl Cache {
         // same whatever the value's size, and reports a key live exactly when exists, add and
         // replace would see it live.
         for _ in 0..MAX_ATTEMPTS {
-            // Both buckets, as every writer reads them, but the away one only if the key is not
-            // at home.
-            match self.find_full_as::<CheckOnly, false, false>(&probe, ns, key, &mut CheckOnly) {
+            match self.find_full(&probe, ns, key, &mut CheckOnly) {
                 Lookup::Absent => {
                     self.clear_pending(&probe, ns, key);
                     return Ok(false);
