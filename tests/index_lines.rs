@@ -114,6 +114,29 @@ fn writes_read_one_line_at_80_percent_load() {
     assert!(add <= 1.1, "an add of a new key reads {add} lines at 30% load");
 }
 
+/// In a saturated index (more keys set than slots: every bucket full) a cuckoo step finds no
+/// room, after reading the other bucket of each of the 14 residents it tries; a process that
+/// sees its steps fail in a row tries one insert in eight, so an insert of a new key reads
+/// about 4 lines there instead of 16 (and one entry's epoch instead of 14: not counted here).
+#[test]
+fn inserts_into_a_saturated_index_read_few_lines() {
+    let (c, keys) = filled(150);
+    let root = Namespace::root();
+    let s = c.stats();
+    assert!(
+        s.slots_used * 1000 >= s.slots_total * 999,
+        "saturated: {} of {}",
+        s.slots_used,
+        s.slots_total
+    );
+    let (set, n) = mean_lines_of(&c, (0..keys / 20).map(|i| format!("new:{i}")), |c, k| {
+        assert!(c.set(&root, k, STR, b"5", 0).unwrap());
+    });
+    eprintln!("saturated index: {n} sets of new keys read {set:.4} lines each");
+    assert!(set >= 2.0, "a full home and a full away bucket are two lines ({set})");
+    assert!(set <= 5.0, "a set of a new key reads {set} lines in a saturated index");
+}
+
 #[test]
 fn hints_return_to_zero_when_the_away_keys_are_deleted() {
     let (c, keys) = filled(85);

@@ -22,7 +22,7 @@
 //! | `listing.rs` | the live entries of a namespace |
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::thread::LocalKey;
 
 use super::clock;
@@ -223,6 +223,8 @@ pub struct Cache {
     /// The CPU can swap a 16-byte pair atomically: integers are stored in place
     /// (entry.rs `FLAG_IN_PLACE`). Asked once, not on every write.
     pub(super) pair_swap: bool,
+    /// Cuckoo steps of this process in a row that found no room (insert.rs `try_relocation`).
+    relocation_misses: AtomicU32,
 }
 
 impl Cache {
@@ -252,6 +254,7 @@ impl Cache {
             max_entry_len: h.max_entry_len,
             compress_threshold: h.compress_threshold,
             pair_swap: ring::has_pair_swap(),
+            relocation_misses: AtomicU32::new(0),
             region,
         }
     }
@@ -297,6 +300,11 @@ impl Cache {
 
     fn tail(&self) -> u64 {
         self.region.header().hot.tail.0.load(Ordering::Acquire)
+    }
+
+    /// The ring's tail at the last flush (`Epochs::flush_tail`).
+    fn flush_tail(&self) -> u64 {
+        self.region.header().hot.epoch.0.flush_tail.load(Ordering::Acquire)
     }
 
     fn epoch(&self) -> u64 {

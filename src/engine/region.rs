@@ -129,6 +129,13 @@ pub(crate) struct HotWords {
 pub(crate) struct Epochs {
     pub all: AtomicU64,
     pub local: AtomicU64,
+    /// The ring's tail when the last flush advanced an epoch (0: never flushed), so an insert
+    /// looking for a dead entry to reuse knows that entries at or past it were written after
+    /// the flush, without reading their epoch from the ring (insert.rs). Only a hint: a
+    /// writer that read the old epoch just before a flush can append a dead entry past it,
+    /// which is then evicted as a live one would be. (Padding of this 128-byte block before,
+    /// zero in every region: the header's layout did not change.)
+    pub flush_tail: AtomicU64,
 }
 
 #[repr(C, align(128))]

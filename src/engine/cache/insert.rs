@@ -27,6 +27,11 @@ use crate::engine::index::{
 use crate::engine::ring;
 use crate::engine::stats::Counter;
 
+/// Cuckoo steps in a row that found no room before a process takes its index for saturated,
+/// and then tries one insert in how many (`Cache::try_relocation`).
+const RELOCATION_STREAK: u32 = 4;
+const RELOCATION_SAMPLE: u32 = 8;
+
 /// After yielding this many times to the same pending insert, treat its writer as dead.
 const MAX_YIELDS_TO_ONE_RIVAL: u32 = 64;
 
@@ -94,18 +99,28 @@ impl Cache {
             |w: u64, tail: u64| w == 0 || !ring::is_intact(tail, word_offset(w, tail), cap);
         let mut stale_ok = false;
         // A free slot at home is the choice whatever the away bucket holds (candidates are
-        // taken in order), so the away words are loaded only when home has none: the rival
-        // scan below reads every other candidate after the claim in any case.
+        // taken in order), so the away words are loaded only when home has none (the rival
+        // scan below reads the away bucket after the claim when the hint counts one there).
         if !words[..count].iter().any(|&w| is_free(w, tail)) {
             if candidates > count {
                 count = candidates;
                 tail = self.load_slots(probe, count, &mut words);
             }
             if !words[..count].iter().any(|&w| is_free(w, tail)) {
-                // Full buckets: entries of an older flush epoch are garbage too (reading their
-                // epoch costs a ring access, so only now); failing that, try one cuckoo move.
-                stale_ok = words[..count].iter().any(|&w| !is_pending(w) && self.flushed(w, tail));
-                if !stale_ok && self.relocate_one(probe) {
+                // Full buckets: entries of an older flush epoch are garbage too. Reading an
+                // entry's epoch costs a random ring line, so only the oldest entry's is read, and
+                // only when it was written before the last flush (`Epochs::flush_tail`): a flush
+                // leaves dead every entry written before it, the oldest first; when that one is
+                // dead, `free` below judges the others in order. (After a flush that spares
+                // local namespaces the oldest may be a live local entry beside dead ones: the
+                // insert then evicts as if none were dead.) Failing that, try one cuckoo move.
+                let flush_tail = self.flush_tail();
+                stale_ok = words[..count]
+                    .iter()
+                    .filter(|&&w| !is_pending(w))
+                    .min_by_key(|&&w| word_offset(w, tail))
+                    .is_some_and(|&w| word_offset(w, tail) < flush_tail && self.flushed(w, tail));
+                if !stale_ok && self.try_relocation(probe) {
                     tail = self.load_slots(probe, count, &mut words);
                 }
             }
@@ -329,6 +344,24 @@ impl Cache {
             }
         }
         self.tail()
+    }
+
+    /// One cuckoo step (`relocate_one`), unless the index looks saturated: after
+    /// `RELOCATION_STREAK` steps in a row of this process found no room, only one insert in
+    /// `RELOCATION_SAMPLE` tries. A step reads the other bucket of each resident it tries, up
+    /// to 14 random index lines, and in a saturated index every one of them is full; a step
+    /// that finds room again (deletes, the ring recycling entries) resumes trying every time.
+    /// Skipping a step only changes which entry an insert evicts.
+    fn try_relocation(&self, probe: &Probe) -> bool {
+        let misses = self.relocation_misses.load(Ordering::Relaxed);
+        if misses >= RELOCATION_STREAK && misses % RELOCATION_SAMPLE != 0 {
+            self.relocation_misses.store(misses.wrapping_add(1), Ordering::Relaxed);
+            return false;
+        }
+        let moved = self.relocate_one(probe);
+        self.relocation_misses
+            .store(if moved { 0 } else { misses.wrapping_add(1) }, Ordering::Relaxed);
+        moved
     }
 
     /// One cuckoo step: moves a resident of the key's two full buckets to its own other bucket

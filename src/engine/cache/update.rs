@@ -236,6 +236,7 @@ impl Cache {
         let epochs = &self.region.header().hot.epoch.0;
         epochs.all.fetch_add(1, Ordering::AcqRel);
         epochs.local.fetch_add(1, Ordering::AcqRel);
+        epochs.flush_tail.fetch_max(self.tail(), Ordering::AcqRel);
         self.bump(Counter::Flushes);
     }
 
@@ -243,7 +244,9 @@ impl Cache {
     /// a reset of the tier's near copy empties, which the `apcu_*` functions' entries, local to
     /// this machine by contract, survive.
     pub fn flush_all_but_local(&self) {
-        self.region.header().hot.epoch.0.all.fetch_add(1, Ordering::AcqRel);
+        let epochs = &self.region.header().hot.epoch.0;
+        epochs.all.fetch_add(1, Ordering::AcqRel);
+        epochs.flush_tail.fetch_max(self.tail(), Ordering::AcqRel);
         self.bump(Counter::Flushes);
     }
 
