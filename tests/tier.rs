@@ -167,6 +167,8 @@ impl Redis {
             assert!(Instant::now() < deadline, "redis-server did not load its data");
             std::thread::sleep(Duration::from_millis(20));
         }
+        // And a read runs (`command` sends it again while the server answers LOADING).
+        let _ = self.cli(&["EXISTS", "shmcache:readiness-probe"]);
     }
 
     fn stop(&mut self) {
@@ -227,7 +229,21 @@ fn connect(socket: &Path) -> redis::Connection {
 
 fn command(socket: &Path, args: &[&str]) -> String {
     let mut connection = connect(socket);
-    match redis::cmd(args[0]).arg(&args[1..]).query::<redis::Value>(&mut connection) {
+    // A server still loading its AOF or snapshot refuses the command without running it
+    // (LOADING), so it is sent again until the data is in: `restart` waits for INFO's
+    // `loading:0`, but Valkey 8 answered one GET with LOADING after that (it loads a base
+    // and an incremental AOF file one after the other).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let reply = loop {
+        let reply = redis::cmd(args[0]).arg(&args[1..]).query::<redis::Value>(&mut connection);
+        match &reply {
+            Err(e) if e.code() == Some("LOADING") && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => break reply,
+        }
+    };
+    match reply {
         Ok(redis::Value::Okay) => "OK".into(),
         Ok(redis::Value::Int(n)) => n.to_string(),
         Ok(redis::Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
