@@ -67,9 +67,8 @@ impl Cache {
     /// Hands `items` (whose keys `key_of` gives, all of namespace `ns`) to `each` one by one
     /// with their key's `string_hash`, `BATCH_GROUP` at a time: first the home bucket of every
     /// key of the group is requested, then the heads of the entries those buckets point at
-    /// (where a writer compares the key); so a group whose index
-    /// lines and entries are not in the CPU's caches waits for memory about twice rather than
-    /// twice per key. `each` returns false to stop. The requests are only hints: each item is
+    /// (where a writer compares the key); so a group whose index lines and entries are not in
+    /// the CPU's caches waits for memory about twice rather than twice per key. `each` returns false to stop. The requests are only hints: each item is
     /// then handled exactly as alone, whatever changed meanwhile.
     fn in_write_groups<T, I: IntoIterator<Item = T>>(
         &self,
