@@ -9,7 +9,7 @@ source "$(dirname "$0")/../scripts/common.sh"
 build_release
 apt_need php8.2-apcu valgrind
 ops=("$@")
-[ ${#ops[@]} -gt 0 ] || ops=(get method-get miss get-int set-int get-array set set-array get-object set-object incr cas delete-and-add multi-get)
+[ ${#ops[@]} -gt 0 ] || ops=(get method-get miss get-int set-int get-array set set-array get-object set-object incr decr cas delete-and-add multi-get)
 php_cmd=(php -n -d extension="$(php-config --extension-dir)/apcu.so" -d apc.enable_cli=1 -d apc.shm_size=256M
   -d apc.entries_hint=200000 -d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=4M
   -d shmcache.values_memory_size=256M)

@@ -23,7 +23,7 @@ require __DIR__ . '/values.php';
 $value = match ($op) {
     'get-object', 'set-object' => wp_post_object(42),
     'get-array', 'set-array' => $array,
-    'incr', 'cas', 'get-int', 'set-int' => 123456789,
+    'incr', 'decr', 'cas', 'get-int', 'set-int' => 123456789,
     default => 'hello world, this is a small cached string',
 };
 $shm = $cache === 'shmcache';
@@ -44,6 +44,8 @@ for ($r = 0; $r < $rounds; $r++) {
         case 'apcu set': case 'apcu set-array': case 'apcu set-int': case 'apcu set-object': foreach ($order as $k) { apcu_store($k, $value); } break;
         case 'shmcache incr': foreach ($order as $k) { shmcache_incr($k, 1); } break;
         case 'apcu incr': foreach ($order as $k) { apcu_inc($k, 1); } break;
+        case 'shmcache decr': foreach ($order as $k) { shmcache_decr($k, 1); } break;
+        case 'apcu decr': foreach ($order as $k) { apcu_dec($k, 1); } break;
         case 'shmcache cas': foreach ($order as $k) { shmcache_cas($k, 1, 2); } break;
         case 'apcu cas': foreach ($order as $k) { apcu_cas($k, 1, 2); } break;
         case 'shmcache delete-and-add': foreach ($order as $k) { shmcache_delete($k); shmcache_add($k, $value); } break;

@@ -100,6 +100,10 @@ $cells = [
         'shmcache' => function () use ($intKeys) { foreach ($intKeys as $k) { shmcache_incr($k, 1); } return count($intKeys); },
         'apcu'     => function () use ($intKeys) { foreach ($intKeys as $k) { apcu_inc($k, 1); } return count($intKeys); },
     ],
+    'decr' => [
+        'shmcache' => function () use ($intKeys) { foreach ($intKeys as $k) { shmcache_decr($k, 1); } return count($intKeys); },
+        'apcu'     => function () use ($intKeys) { foreach ($intKeys as $k) { apcu_dec($k, 1); } return count($intKeys); },
+    ],
     'cas (a failing compare)' => [
         'shmcache' => function () use ($intKeys) { foreach ($intKeys as $k) { shmcache_cas($k, -1, 0); } return count($intKeys); },
         'apcu'     => function () use ($intKeys) { foreach ($intKeys as $k) { apcu_cas($k, -1, 0); } return count($intKeys); },

@@ -392,6 +392,12 @@ impl Cache {
         super::index::lines_read::counted(|| f(self))
     }
 
+    /// Runs `f` and counts the entries' flush epochs it read on this thread (each a ring line
+    /// an insert into full buckets may read to find a flushed entry to reuse).
+    pub fn fuzz_epoch_reads<R>(&self, f: impl FnOnce(&Self) -> R) -> (R, usize) {
+        read::epoch_reads::counted(|| f(self))
+    }
+
     /// The sum of every counter of every hint word: how many away words the hints count.
     pub fn fuzz_hint_total(&self) -> u64 {
         let index = self.index();

@@ -131,8 +131,8 @@ impl Cache {
         // Victim: a free slot (empty, recycled by the ring, or flushed), at home if there is
         // one (a key at home is found by reading one line), else away; else the oldest entry.
         // Candidates are in that order, so the first free one is the choice.
-        let chosen = match words.iter().position(|&w| free(w)) {
-            Some(i) => i,
+        let (chosen, victim_free) = match words.iter().position(|&w| free(w)) {
+            Some(i) => (i, true),
             None => {
                 let oldest = (0..count)
                     .min_by_key(|&i| word_offset(words[i], tail))
@@ -160,7 +160,7 @@ impl Cache {
                     }
                     // A pending rival with a higher offset loses to us: claiming its slot clears it.
                 }
-                oldest
+                (oldest, false)
             }
         };
         let [home, away] = probe.buckets.map(|b| b as usize * WORDS_PER_BUCKET);
@@ -169,7 +169,7 @@ impl Cache {
         } else {
             away + chosen - SLOTS_PER_BUCKET
         };
-        let (old, victim_free) = (words[chosen], free(words[chosen]));
+        let old = words[chosen];
         let word = if chosen >= SLOTS_PER_BUCKET { word | AWAY } else { word };
         let pending = word | PENDING;
         if !index.swap(victim, old, pending, Ordering::SeqCst) {

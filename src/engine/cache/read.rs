@@ -752,6 +752,7 @@ impl Cache {
 
     /// The flush epoch an entry was written under, read straight from its header.
     pub(super) fn entry_epoch(&self, word: u64, tail: u64) -> Option<u64> {
+        epoch_reads::note();
         let offset = word_offset(word, tail);
         let pos = self.ring_size.pos(offset) + EPOCH_FIELD as u64;
         if !ring::is_intact(tail, offset, self.capacity) || pos + 8 > self.capacity {
@@ -810,5 +811,29 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// Counts, for the fuzzing-feature tests, the entries' epochs a thread reads (`entry_epoch`: a
+/// random ring line each), as `index::lines_read` counts index lines. Nothing without the
+/// feature.
+pub(super) mod epoch_reads {
+    #[cfg(feature = "fuzzing")]
+    thread_local! {
+        static READS: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+
+    #[inline(always)]
+    pub(super) fn note() {
+        #[cfg(feature = "fuzzing")]
+        READS.with(|r| r.set(r.get().map(|n| n + 1)));
+    }
+
+    /// Runs `f` and says how many epochs it read.
+    #[cfg(feature = "fuzzing")]
+    pub(in crate::engine) fn counted<R>(f: impl FnOnce() -> R) -> (R, usize) {
+        READS.with(|r| r.set(Some(0)));
+        let result = f();
+        (result, READS.with(|r| r.take().unwrap_or(0)))
     }
 }
