@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(feature = "fuzzing")]
 use super::{
     checksum::value_hash,
     index::{key_hash, namespace_hash},
@@ -99,7 +99,7 @@ impl EntryHeader {
 
 /// The header and key hash of a head (header, then the stored namespace and key) as it lies
 /// in the ring, for tests and fuzzers that forge entries.
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(feature = "fuzzing")]
 fn forged_head(head: &[u8]) -> (EntryHeader, u64) {
     let mut h = EntryHeader::default();
     let n = head.len().min(HEADER_LEN);
@@ -119,7 +119,7 @@ fn forged_head(head: &[u8]) -> (EntryHeader, u64) {
 /// value's hash from `value` (a valid entry stores that hash in its header; an in-place
 /// integer stores 0), and the checksum field is ignored. (The cache itself uses `checksum_of`
 /// with hashes it already has; this form is for tests and fuzzers that forge entries.)
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(feature = "fuzzing")]
 pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
     let (mut h, key_hash) = forged_head(head);
     h.value_hash = if h.flags & FLAG_IN_PLACE != 0 { 0 } else { value_hash(value) };
@@ -128,7 +128,7 @@ pub fn checksum(head: &[u8], value: &[u8]) -> u64 {
 
 /// Whether `value` and `check` form a valid in-place pair for the entry with this head (its
 /// offset field and key), for tests and fuzzers that forge entries.
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(feature = "fuzzing")]
 pub fn pair_matches(head: &[u8], value: u64, check: u64) -> bool {
     let (h, key_hash) = forged_head(head);
     pair_check(value, h.offset, key_hash) == check
