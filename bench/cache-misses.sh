@@ -15,6 +15,10 @@
 #   core's (AMD Zen 4: 72 and 3,072 entries). A page is 4 KiB, as shared memory gets on a
 #   kernel whose shmem_enabled is `never` (docs/operations.md, huge pages). Instruction fetches
 #   share the simulated second level, as they do not in a CPU; a loop's code is a few pages.
+# - Branches: conditional branches and those callgrind's branch simulation mispredicts. Its
+#   predictor is a plain table of 2-bit counters, far simpler than a CPU's, so the count says
+#   which branches depend on data that changes from key to key (a misprediction costs a CPU
+#   some tens of cycles), not how many a given CPU mispredicts.
 #   bash bench/cache-misses.sh [OP...]     (default: get miss set delete)
 source "$(dirname "$0")/../scripts/common.sh"
 build_release
@@ -30,15 +34,16 @@ values_mem=$(( (keys * 160 / 1048576 + 32) * 1048576 ))
 apcu_mem=$(( keys * 400 / 1048576 + 48 ))M
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# run SIM CACHE OP -> "Ir D1mr D1mw DLmr DLmw" of the whole process; SIM: cache | tlb
+# run SIM CACHE OP -> "Ir D1mr D1mw DLmr DLmw" of the whole process, then for SIM cache
+# "Bc Bcm" (the branch simulation runs with the cache one); SIM: cache | tlb
 run() {
   local ini=(-d extension="$SO" -d shmcache.enable_cli=1 -d shmcache.keys_memory_size=$keys_mem -d shmcache.values_memory_size=$values_mem)
   [ "$2" = apcu ] && ini=(-d extension="$(php-config --extension-dir)/apcu.so" -d apc.enable_cli=1 -d apc.shm_size=$apcu_mem -d apc.entries_hint="$keys")
-  local sim=(--LL="$ll")
+  local sim=(--LL="$ll" --branch-sim=yes)
   [ "$1" = tlb ] && sim=(--D1="$tlb1" --LL="$tlb2")
   valgrind --tool=callgrind --cache-sim=yes "${sim[@]}" --callgrind-out-file=/dev/null \
     php -n -d memory_limit=2G "${ini[@]}" "$ROOT/bench/cache-misses.php" "$2" "$3" "$keys" 2>&1 |
-    sed -n 's/.*Collected : *//p' | awk '{print $1, $5, $6, $8, $9}'
+    sed -n 's/.*Collected : *//p' | awk '{print $1, $5, $6, $8, $9, $10, $11}'
 }
 for sim in cache tlb; do
   for cache in shmcache apcu; do
@@ -72,5 +77,13 @@ echo "|---|---|---:|---:|---:|---:|"
 for op in "${ops[@]}"; do
   for cache in shmcache apcu; do
     echo "| $op | $cache | $(per tlb $cache "$op" 2) | $(per tlb $cache "$op" 3) | $(per tlb $cache "$op" 4) | $(per tlb $cache "$op" 5) |"
+  done
+done
+echo
+echo "| operation | cache | conditional branches | mispredicted (callgrind's predictor) |"
+echo "|---|---|---:|---:|"
+for op in "${ops[@]}"; do
+  for cache in shmcache apcu; do
+    echo "| $op | $cache | $(per cache $cache "$op" 6 1) | $(per cache $cache "$op" 7) |"
   done
 done
