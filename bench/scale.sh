@@ -10,6 +10,9 @@ source "$(dirname "$0")/../scripts/common.sh"
 [ -n "${BENCH_SO:-}" ] || build_release
 apt_need php8.2-apcu
 APCU_SO=$(php-config --extension-dir)/apcu.so
+# The ratios depend on the CPU (docs/benchmarks.md has runs on two): say which one this is.
+echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores;" \
+  "PHP $(php -n -r 'echo PHP_VERSION;'), APCu $(php -n -d extension="$APCU_SO" -r 'echo phpversion("apcu");')"
 for n in ${BENCH_SIZES:-1000 10000 100000 1000000}; do
   # 2n keys (strings and ints) plus n more for the delete cell; 16 MB more in each cache for
   # the cells of 200 50 KB values.
