@@ -64,26 +64,25 @@ per() {
   b=$(awk -v f="$4" '{print $f}' "$tmp/$1.$2.$3")
   php -r "printf('%.${5:-2}f', ($b - $a) / $keys);"
 }
-echo "| operation | cache | instructions | L1 data read misses | last-level read misses | last-level write misses |"
-echo "|---|---|---:|---:|---:|---:|"
-for op in "${ops[@]}"; do
-  for cache in shmcache apcu; do
-    echo "| $op | $cache | $(per cache $cache "$op" 1 0) | $(per cache $cache "$op" 2) | $(per cache $cache "$op" 4) | $(per cache $cache "$op" 5) |"
+# table SIM HEADER COLUMN...: a markdown table, a row per operation and cache; COLUMN is a field
+# of SIM's figures, with ":D" for D decimals (default 2)
+table() {
+  local sim=$1 header=$2 op cache column row
+  shift 2
+  echo "| operation | cache | $header |"
+  echo "|---|---|$(printf -- '---:|%.0s' "$@")"
+  for op in "${ops[@]}"; do
+    for cache in shmcache apcu; do
+      row="| $op | $cache |"
+      for column in "$@"; do
+        row+=" $(per "$sim" "$cache" "$op" "${column%%:*}" "$([ "${column#*:}" != "$column" ] && echo "${column#*:}")") |"
+      done
+      echo "$row"
+    done
   done
-done
+}
+table cache "instructions | L1 data read misses | last-level read misses | last-level write misses" 1:0 2 4 5
 echo
-echo "| operation | cache | first-level data TLB misses (reads) | (writes) | second-level TLB misses (reads) | (writes) |"
-echo "|---|---|---:|---:|---:|---:|"
-for op in "${ops[@]}"; do
-  for cache in shmcache apcu; do
-    echo "| $op | $cache | $(per tlb $cache "$op" 2) | $(per tlb $cache "$op" 3) | $(per tlb $cache "$op" 4) | $(per tlb $cache "$op" 5) |"
-  done
-done
+table tlb "first-level data TLB misses (reads) | (writes) | second-level TLB misses (reads) | (writes)" 2 3 4 5
 echo
-echo "| operation | cache | conditional branches | mispredicted (callgrind's predictor) |"
-echo "|---|---|---:|---:|"
-for op in "${ops[@]}"; do
-  for cache in shmcache apcu; do
-    echo "| $op | $cache | $(per cache $cache "$op" 6 1) | $(per cache $cache "$op" 7) |"
-  done
-done
+table cache "conditional branches | mispredicted (callgrind's predictor)" 6:1 7
