@@ -67,7 +67,7 @@ per() {
 # table SIM HEADER COLUMN...: a markdown table, a row per operation and cache; COLUMN is a field
 # of SIM's figures, with ":D" for D decimals (default 2)
 table() {
-  local sim=$1 header=$2 op cache column row
+  local sim=$1 header=$2 op cache column decimals row
   shift 2
   echo "| operation | cache | $header |"
   echo "|---|---|$(printf -- '---:|%.0s' "$@")"
@@ -75,7 +75,9 @@ table() {
     for cache in shmcache apcu; do
       row="| $op | $cache |"
       for column in "$@"; do
-        row+=" $(per "$sim" "$cache" "$op" "${column%%:*}" "$([ "${column#*:}" != "$column" ] && echo "${column#*:}")") |"
+        decimals=2
+        [[ $column == *:* ]] && decimals=${column#*:}
+        row+=" $(per "$sim" "$cache" "$op" "${column%%:*}" "$decimals") |"
       done
       echo "$row"
     done
