@@ -27,6 +27,11 @@ for ($i = 0; $i < $n; $i++) {
 $shuffled = $keys;
 mt_srand(42);
 shuffle($shuffled);
+// The same order as numbers, for the cell that builds each key as it reads it (shuffle's
+// permutation depends only on the seed and the count).
+$shuffledIds = range(0, $n - 1);
+mt_srand(42);
+shuffle($shuffledIds);
 $missing = [];
 for ($i = 0; $i < $n; $i++) {
     $missing[] = "wp:absent:$i";
@@ -79,6 +84,13 @@ $cells = [
     'get hit, shuffled, through a closure' => [
         'shmcache' => function () use ($shuffled, $sGet) { foreach ($shuffled as $k) { $sGet($k); } return count($shuffled); },
         'apcu'     => function () use ($shuffled, $aGet) { foreach ($shuffled as $k) { $aGet($k); } return count($shuffled); },
+    ],
+    // An application builds a key just before it reads it, so the key's string is in the
+    // CPU's cache; the cells above read prebuilt strings in shuffled order, each a random
+    // access to PHP's own memory that both caches pay before they look anything up.
+    'get hit, shuffled, key built per call' => [
+        'shmcache' => function () use ($shuffledIds) { foreach ($shuffledIds as $i) { shmcache_get("wp:options:$i"); } return count($shuffledIds); },
+        'apcu'     => function () use ($shuffledIds) { foreach ($shuffledIds as $i) { apcu_fetch("wp:options:$i"); } return count($shuffledIds); },
     ],
     'get miss' => [
         'shmcache' => function () use ($missing) { foreach ($missing as $k) { shmcache_get($k); } return count($missing); },
