@@ -408,17 +408,22 @@ impl Cache {
     /// key and value cost one memory latency rather than one per line in the order the read
     /// reaches them. Whole 128-byte pairs of lines, the unit the CPU's adjacent-line prefetcher
     /// works in: measured faster than prefetching only the entry's own lines (docs/design.md).
-    /// The pair the entry starts in is requested without a loop: it holds the whole of most
-    /// entries (a prefetch past the ring's end, possible only there, is a hint that reads and
-    /// faults nothing).
+    /// The pair the entry starts in and the pair its last byte lies in are requested without
+    /// a loop or a branch (the same pair twice when the entry fits in one): whether a small
+    /// entry crosses into the next pair depends on where it starts, a branch no predictor
+    /// guesses (a prefetch past the ring's end, possible only there, is a hint that reads and
+    /// faults nothing). Only longer entries loop over the pairs between.
     #[inline]
     pub(super) fn prefetch_ring(&self, pos: u64, len: u64) {
         let first = pos & !127;
         self.ring.prefetch(first);
         self.ring.prefetch(first + 64);
         let end = (pos + len).min(self.capacity);
+        let last = (end - 1) & !127;
+        self.ring.prefetch(last);
+        self.ring.prefetch(last + 64);
         let mut at = first + 128;
-        while at < end {
+        while at < last {
             self.ring.prefetch(at);
             self.ring.prefetch(at + 64);
             at += 128;
