@@ -479,3 +479,56 @@ fn a_damaged_byte_of_a_short_value_makes_the_get_miss() {
         }
     }
 }
+
+/// A slot word whose 4-bit line count was damaged to 0, for an entry at ring position 0: the count only says how many lines to prefetch, so the key still reads back,
+/// alone and in a batch. Before `first_and_last_pair`, a length of 0 at position 0 made the
+/// prefetch's last line wrap around below 0 and its loop run for ever.
+#[test]
+fn a_slot_word_announcing_no_lines_reads_back() {
+    const LINES_BITS: u64 = 15 << 44;
+    let config =
+        Config { keys_memory_size: 1 << 16, values_memory_size: 1 << 20, compress_threshold: 0 };
+    let cache = Cache::create(&config).unwrap();
+    let ns = Namespace::root();
+    let l = cache.region().fuzz_layout();
+    // The ring's first lap starts past position 0; the second starts at it.
+    cache.fuzz_set_tail(l.ring.1 as u64);
+    assert!(cache.set(&ns, b"first", ValueKind::STRING, b"at position 0", 0).unwrap());
+    // SAFETY: the ring lies inside the mapping; this test is the region's only user.
+    let ring = unsafe { std::slice::from_raw_parts(l.base.add(l.ring.0), l.ring.1) };
+    assert_eq!(&ring[HEADER..HEADER + 5], b"first", "the entry starts at ring position 0");
+    // SAFETY: the index lies inside the mapping and its words are 8-aligned; this test is the
+    // region's only user, so plain accesses race with nothing.
+    let index = unsafe {
+        std::slice::from_raw_parts_mut(l.base.add(l.index.0).cast::<u64>(), l.index.1 / 8)
+    };
+    let slots: Vec<usize> = (0..index.len()).filter(|&i| i % 8 != 7 && index[i] != 0).collect();
+    assert_eq!(slots.len(), 1, "one key, one slot word");
+    assert_ne!(index[slots[0]] & LINES_BITS, 0, "a published word counts its lines");
+    index[slots[0]] &= !LINES_BITS;
+    // On a thread, so that a read that never returns fails the test instead of hanging it.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut out = Vec::new();
+            let alone = cache.get(&ns, b"first", &mut out).unwrap().map(|_| out);
+            let mut batch = Vec::new();
+            let mut sink = Vec::new();
+            cache
+                .get_each(&ns, [b"first"], &mut sink, |_, kind, sink: &mut Vec<u8>| {
+                    batch.push(kind.map(|_| std::mem::take(sink)));
+                    true
+                })
+                .unwrap();
+            done.send((alone, batch)).unwrap();
+        });
+        // A scope waits for its threads even when this one panics: a read that never returns
+        // ends the test process instead.
+        let Ok((alone, batch)) = finished.recv_timeout(std::time::Duration::from_secs(20)) else {
+            eprintln!("a read of a slot word announcing no lines did not return in 20 s");
+            std::process::exit(1);
+        };
+        assert_eq!(alone.as_deref(), Some(&b"at position 0"[..]));
+        assert_eq!(batch, vec![Some(b"at position 0".to_vec())]);
+    });
+}

@@ -51,6 +51,16 @@ pub(super) enum Lookup {
     },
 }
 
+/// The 128-byte pairs of ring lines that hold the first and the last of `len` bytes at `pos`,
+/// the bytes cut at the ring's end (`capacity`). With no bytes (a slot word read from shared
+/// memory may announce an entry of no lines) the last is no pair past the first, and never a
+/// position wrapped around below 0 (which would make `prefetch_ring` loop for ever).
+#[inline(always)]
+fn first_and_last_pair(pos: u64, len: u64, capacity: u64) -> (u64, u64) {
+    let end = (pos + len).min(capacity);
+    (pos & !127, end.saturating_sub(1) & !127)
+}
+
 /// Values validated without being kept are copied to the stack up to this length (every value
 /// XXH3 hashes with its short-input paths), to a per-thread buffer beyond it.
 const HASH_ON_STACK_MAX: usize = 256;
@@ -415,11 +425,9 @@ impl Cache {
     /// faults nothing). Only longer entries loop over the pairs between.
     #[inline]
     pub(super) fn prefetch_ring(&self, pos: u64, len: u64) {
-        let first = pos & !127;
+        let (first, last) = first_and_last_pair(pos, len, self.capacity);
         self.ring.prefetch(first);
         self.ring.prefetch(first + 64);
-        let end = (pos + len).min(self.capacity);
-        let last = (end - 1) & !127;
         self.ring.prefetch(last);
         self.ring.prefetch(last + 64);
         let mut at = first + 128;
@@ -785,7 +793,32 @@ impl Cache {
 
 #[cfg(test)]
 mod tests {
+    use super::first_and_last_pair;
     use crate::engine::{Cache, Config};
+
+    /// The pairs `prefetch_ring` requests (the first, the last, and every pair between) are
+    /// exactly those the bytes touch, wherever they start; with no bytes (a damaged slot
+    /// word's length of 0) the last pair is not past the first and nothing wraps around.
+    #[test]
+    fn prefetched_pairs_are_the_pairs_the_bytes_touch() {
+        use std::collections::BTreeSet;
+        let capacity = 4096;
+        let starts = (0..512).step_by(8).chain((capacity - 256..=capacity).step_by(8));
+        for pos in starts {
+            for len in [0, 1, 8, 64, 80, 96, 120, 128, 136, 200, 256, 1000, 5000] {
+                let (first, last) = first_and_last_pair(pos, len, capacity);
+                let bytes: Vec<u64> = (pos..pos + len).filter(|&b| b < capacity).collect();
+                if bytes.is_empty() {
+                    assert!(last <= first, "pos {pos} len {len}: last pair {last}");
+                    continue;
+                }
+                let mut requested: BTreeSet<u64> = (first + 128..last).step_by(128).collect();
+                requested.extend([first, last]);
+                let touched: BTreeSet<u64> = bytes.iter().map(|b| b & !127).collect();
+                assert_eq!(requested, touched, "pos {pos} len {len}");
+            }
+        }
+    }
 
     /// Agrees with `==` for every length up to 80 and a difference at every position, in the
     /// middle of the ring and against its last bytes (where a short key takes the slow way).
