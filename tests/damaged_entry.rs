@@ -233,7 +233,10 @@ const HEADER: usize = 64;
 const KEY_LENGTHS: std::ops::Range<usize> = 48..52;
 
 /// The ring bytes of the last entry (the one written last, before the ring wraps) whose stored
-/// key (namespace + key) is `stored_key`.
+/// key (namespace + key) is `stored_key`. Mutable from a shared `Cache` on purpose: the bytes are
+/// the shared mapping, which other processes write through their own `Cache` too, and damaging
+/// them behind the cache's back is what these tests do.
+#[allow(clippy::mut_from_ref)]
 fn entry_bytes<'c>(cache: &'c Cache, stored_key: &[u8]) -> &'c mut [u8] {
     let l = cache.region().fuzz_layout();
     // SAFETY: the ring lies inside the mapping; this test is the only user of the region.
