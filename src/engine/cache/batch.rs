@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 use super::read::{prefetch, EntryRead, Lookup, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
+use crate::engine::entry::EntryHeader;
 use crate::engine::error::Error;
 use crate::engine::index::{
     key_tail, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
@@ -206,8 +207,10 @@ impl Cache {
         let Located { slot, word, offset, pos } = at;
         // (`word != 0`: a `NOWHERE` must not pass for an empty slot 0.)
         if word != 0 && self.index().load(slot, Ordering::Acquire) == word {
-            if let EntryRead::Same(header) =
-                self.read_full_at::<S, true>(word, offset, pos, &ns.name, key, probe.hash, sink)
+            let mut h = EntryHeader::default();
+            if let EntryRead::Same(header) = self
+                .read_full_at::<S, true>(word, offset, pos, &ns.name, key, probe.hash, sink, &mut h)
+                .with(&h)
             {
                 let found = Lookup::Present { slot, word, header, damaged: false };
                 return self.outcome_of(found, generation, sink);
