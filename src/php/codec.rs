@@ -560,6 +560,16 @@ pub fn put_string(out: &mut Zval, s: ZBox<ZendStr>) {
     out.u1.type_info = string_value(out, s).bits();
 }
 
+/// `put_string` of a string `alloc_zend_string` has just made, which is never interned: its
+/// type needs no look at its flags (a read's result).
+#[inline]
+pub fn put_new_string(out: &mut Zval, s: ZBox<ZendStr>) {
+    // SAFETY: reading the GC flags of a live zend_string.
+    debug_assert_eq!(unsafe { s.gc.u.type_info } & GC_IMMUTABLE, 0);
+    out.value.str_ = s.into_raw();
+    out.u1.type_info = ZvalTypeFlags::StringEx.bits();
+}
+
 /// Points `out`'s value at `s` and returns the type `out` must then get.
 #[inline]
 fn string_value(out: &mut Zval, s: ZBox<ZendStr>) -> ZvalTypeFlags {

@@ -186,8 +186,9 @@ pub(super) fn peek_into(ns: &Namespace, key: &[u8], out: &mut Zval) -> PhpResult
 #[inline(always)]
 fn take_value(kind: ValueKind, sink: &mut ZvalSink, out: &mut Zval) -> PhpResult<bool> {
     match sink.take_string() {
+        // The sink's string is always one it allocated (`ZvalSink::buffer`).
         Some(s) if kind == kinds::STRING => {
-            codec::put_string(out, s);
+            codec::put_new_string(out, s);
             Ok(true)
         }
         // unserialize() runs user code, which may end in a fatal error that skips our frames:
