@@ -134,8 +134,12 @@ const SHORT_SECRET: [u64; 8] = {
 
 /// The hash of a value of `len` bytes (SHORT_WORDS_MIN..=SHORT_WORDS_MAX) from its words
 /// (`short_words`): pairs of words, each word xored with a secret
-/// word of its own, multiplied and folded, summed with the length, then XXH3's avalanche. The
-/// shape of XXH3's short-input paths, which it replaced here for these lengths (layout 12).
+/// word of its own, multiplied and folded, summed with the length. The shape of XXH3's
+/// short-input paths, which it replaced here for these lengths (layout 12), without their
+/// final avalanche (layout 14): the hash is only compared for equality and mixed into the
+/// entry checksum, and a bijection at the end changes no comparison's outcome (two values
+/// collide with it exactly when they collide without it); values of up to 8 bytes already
+/// enter as their own bytes.
 /// Every byte lies in some word, and every word is hashed.
 #[inline(always)]
 pub(crate) fn short_hash(len: usize, w: &[u64; 8]) -> u64 {
@@ -158,8 +162,7 @@ pub(crate) fn short_hash(len: usize, w: &[u64; 8]) -> u64 {
                 .wrapping_add(fold_mul(w[4] ^ s(6), w[5] ^ s(7)));
         }
     }
-    let x = (acc ^ (acc >> 37)).wrapping_mul(0x1656_6791_9e37_79f9);
-    x ^ (x >> 32)
+    acc
 }
 
 /// `short_hash` of a value in private memory.

@@ -13,7 +13,7 @@ use super::index::BUCKET_BYTES;
 use super::stats::StatsBlock;
 
 pub(crate) const MAGIC: u64 = 0x5348_4d43_4143_4845; // "SHMCACHE"
-pub const LAYOUT_VERSION: u32 = 13;
+pub const LAYOUT_VERSION: u32 = 14;
 pub(crate) const HEADER_LEN: usize = 4096;
 /// Namespace table: buckets of 4 words, so 16,384 namespaces can hold a generation at once.
 pub(crate) const NS_BUCKETS: usize = 4096;
