@@ -95,6 +95,20 @@ impl EntryHeader {
         // (`_pad` is a field, always initialised), and any bit pattern is a valid [u64; 8].
         unsafe { std::mem::transmute::<EntryHeader, [u64; 8]>(*self) }
     }
+
+    /// The seventh word (key_len, ns_len, kind, flags, padding), as `words` has it.
+    #[inline(always)]
+    pub fn shape_word(&self) -> u64 {
+        self.words()[6]
+    }
+}
+
+/// The shape word (`EntryHeader::shape_word`) of an entry with no flag (neither compressed nor
+/// an in-place integer) of `kind` under a stored key of `key_len` bytes, `ns_len` of them the
+/// namespace's.
+#[inline(always)]
+pub(crate) fn plain_shape_word(key_len: usize, ns_len: usize, kind: u8) -> u64 {
+    key_len as u64 & 0xffff | (ns_len as u64 & 0xffff) << 16 | u64::from(kind) << 32
 }
 
 /// The header and key hash of a head (header, then the stored namespace and key) as it lies
@@ -294,6 +308,17 @@ mod tests {
         let mut later = base;
         later.stored_at += 1;
         assert_ne!(checksum_of(&later, key_hash), sum, "store time");
+    }
+
+    #[test]
+    fn plain_shape_word_is_the_headers_seventh_word() {
+        let h = EntryHeader { key_len: 0x1234, ns_len: 0x0056, kind: 6, ..header() };
+        assert_eq!(h.flags, 0);
+        assert_eq!(plain_shape_word(0x1234, 0x56, 6), h.shape_word());
+        let flagged = EntryHeader { flags: FLAG_COMPRESSED, ..h };
+        assert_ne!(plain_shape_word(0x1234, 0x56, 6), flagged.shape_word());
+        let padded = EntryHeader { _pad: [0, 1], ..h };
+        assert_ne!(plain_shape_word(0x1234, 0x56, 6), padded.shape_word());
     }
 
     /// Any two bits flipped anywhere in the header, the checksum field included, fail the
