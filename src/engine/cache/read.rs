@@ -339,7 +339,7 @@ impl Cache {
         // is plain integers, so any bytes are a valid value.
         unsafe { self.ring.copy_header_out(pos, (h as *mut EntryHeader).cast::<u8>()) };
         let h = &*h;
-        if S::TAKES_VALUE {
+        if S::TAKES_VALUE && S::SHORT_STRINGS_FIRST {
             if let Some(read) =
                 self.read_short_string(h, offset, pos, head_len, ns, key, key_hash, sink)
             {

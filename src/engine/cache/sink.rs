@@ -29,6 +29,10 @@ pub unsafe trait ValueSink {
     /// False for a sink that only wants the entry validated (`CheckOnly`): the value is then
     /// hashed from a scratch copy and `buffer` is never called.
     const TAKES_VALUE: bool = true;
+    /// Whether a read into this sink first tries the path of a short plain string
+    /// (`read_full_at`): the values of gets mostly are; an update's (incr, decr, cas) are
+    /// integers, for which the test would only add instructions.
+    const SHORT_STRINGS_FIRST: bool = true;
     fn buffer(&mut self, kind: ValueKind, len: usize) -> *mut u8;
     fn discard(&mut self);
 }
@@ -99,6 +103,7 @@ impl Drop for LocalSink {
 // Vec of at least `len` initialised bytes; the sink is borrowed for the whole read, so neither
 // moves or changes meanwhile.
 unsafe impl ValueSink for LocalSink {
+    const SHORT_STRINGS_FIRST: bool = false;
     fn buffer(&mut self, _kind: ValueKind, len: usize) -> *mut u8 {
         self.len = len;
         if len <= self.inline.len() {
