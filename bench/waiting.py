@@ -12,6 +12,7 @@ check the listing (-v) when a count moves for no reason.
 """
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -92,6 +93,7 @@ def load_trace(path):
 def effects(text, regs, next_pc):
     """(registers read, words read, flags read, registers written, words written, flags
     written, address loaded or None) of one instruction."""
+    text = text.split("#")[0].strip()  # gdb's note of a rip-relative operand's address
     mnemonic, _, rest = text.partition(" ")
     if mnemonic in ("rep", "lock", "notrack", "bnd", "data16"):
         mnemonic, _, rest = rest.strip().partition(" ")
@@ -219,4 +221,5 @@ def main():
         print("\n".join(listing))
 
 
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # output cut short by `head` is fine
 main()
