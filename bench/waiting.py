@@ -167,8 +167,9 @@ def effects(text, regs, next_pc):
             f_read = mnemonic.startswith(("cmov", "adc", "sbb"))
             f_write = not mnemonic.startswith(("cmov", "shlx", "shrx", "sarx", "rorx", "mulx",
                                                "andn", "bswap", "v", "p", "kmov"))
+            # One-operand forms: rdx:rax is the product (mul reads only rax) or the dividend.
             if mnemonic.startswith(("mul", "imul", "div", "idiv")) and len(ops) == 1:
-                r_read |= {"rax", "rdx"}
+                r_read |= {"rax", "rdx"} if mnemonic.startswith(("div", "idiv")) else {"rax"}
                 r_write |= {"rax", "rdx"}
             if len(ops) == 2 and ops[0] == "%cl":
                 r_read.add("rcx")
