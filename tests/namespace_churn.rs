@@ -78,3 +78,34 @@ fn namespaces_in_use_survive_the_churn_of_abandoned_ones() {
     }
     assert_eq!(misses, 0, "live namespaces lost their generation {misses} times to abandoned ones");
 }
+
+/// A namespace whose word the churn of others evicted has no generation: what it held is dead
+/// (reads miss, the listing is empty) even though its entries are still in the ring, and a new
+/// write gives it a fresh generation under which only new entries live. The namespace is the
+/// first ever created, so its entries carry the first generation the table hands out.
+#[test]
+fn a_namespace_evicted_from_the_table_reads_nothing_it_held() {
+    let c = Cache::create(&Config {
+        keys_memory_size: 16 << 20,
+        values_memory_size: 64 << 20,
+        compress_threshold: 0,
+    })
+    .unwrap();
+    let first = Namespace::new(b"site-a|1|options").unwrap();
+    let mut out = Vec::new();
+    assert!(c.set(&first, b"alloptions", STR, b"before", 0).unwrap());
+    assert!(c.get(&first, b"alloptions", &mut out).unwrap().is_some());
+    // Far more namespaces than the table has words, none of them the first.
+    for generation in 2..100_000u32 {
+        let churn = Namespace::new(format!("site-a|{generation}|options").as_bytes()).unwrap();
+        assert!(c.set(&churn, b"alloptions", STR, b"x", 0).unwrap());
+    }
+    assert!(c.get(&first, b"alloptions", &mut out).unwrap().is_none());
+    assert!(c.entries(&first).is_empty());
+    assert!(c.set(&first, b"siteurl", STR, b"after", 0).unwrap());
+    assert!(c.get(&first, b"alloptions", &mut out).unwrap().is_none());
+    assert_eq!(c.get(&first, b"siteurl", &mut out).unwrap(), Some(STR));
+    assert_eq!(out, b"after");
+    let listed: Vec<Vec<u8>> = c.entries(&first).into_iter().map(|e| e.key).collect();
+    assert_eq!(listed, vec![b"siteurl".to_vec()]);
+}

@@ -31,7 +31,7 @@ use super::error::Error;
 use super::index::{
     key_hash, key_tail, namespace_hash, Buckets, KeyTable, Probe, WORDS_PER_BUCKET,
 };
-use super::namespace::NamespaceTable;
+use super::namespace::{NamespaceTable, NO_GENERATION};
 use super::region::{
     Config, Region, COORDINATION_WORDS, NS_BUCKETS, NS_BUCKET_BYTES, NS_BUCKET_WORDS,
 };
@@ -337,12 +337,13 @@ impl Cache {
         Probe::new(key_hash(ns.hash, key), key_tail(key), self.buckets)
     }
 
-    /// The generation readers compare entries with; None = nothing in this namespace is live.
-    fn read_generation(&self, ns: &Namespace) -> Option<u64> {
+    /// The generation readers compare entries with; `NO_GENERATION` = nothing in this
+    /// namespace is live.
+    fn read_generation(&self, ns: &Namespace) -> u64 {
         if ns.is_root() {
-            Some(0)
+            0
         } else {
-            self.namespaces().current(ns.hash)
+            self.namespaces().current(ns.hash).unwrap_or(NO_GENERATION)
         }
     }
 
@@ -350,7 +351,7 @@ impl Cache {
     /// into them, LLVM compiled the whole update differently (incr 824 -> 838, cas 827 -> 841
     /// instructions, callgrind, for keys of no namespace, which never reach the lookup).
     #[inline(never)]
-    fn read_generation_outlined(&self, ns: &Namespace) -> Option<u64> {
+    fn read_generation_outlined(&self, ns: &Namespace) -> u64 {
         self.read_generation(ns)
     }
 
@@ -365,8 +366,8 @@ impl Cache {
         }
     }
 
-    fn liveness(&self, h: &EntryHeader, generation: Option<u64>) -> Liveness {
-        if !self.epoch_is_current(h.epoch) || generation != Some(h.ns_generation) {
+    fn liveness(&self, h: &EntryHeader, generation: u64) -> Liveness {
+        if !self.epoch_is_current(h.epoch) || generation != h.ns_generation {
             Liveness::Flushed
         } else if h.expires_at != 0 && clock::has_passed(u64::from(h.expires_at)) {
             Liveness::Expired

@@ -201,7 +201,7 @@ impl Cache {
         at: Located,
         ns: &Namespace,
         key: &[u8],
-        generation: Option<u64>,
+        generation: u64,
         sink: &mut S,
     ) -> ReadOutcome {
         let Located { slot, word, offset, pos } = at;

@@ -17,6 +17,7 @@ use crate::engine::entry::{checksum_of, FLAG_IN_PLACE, HEADER_LEN};
 use crate::engine::index::{
     is_hint_word, is_pending, key_hash, key_tail, word_offset, word_tag, Probe,
 };
+use crate::engine::namespace::NO_GENERATION;
 use crate::engine::MAX_KEY_LEN;
 
 /// How many slots ahead of the one being read `entries` requests an entry's header.
@@ -47,7 +48,7 @@ impl Cache {
     /// The live entries of `ns`, oldest write first, each key once.
     pub fn entries(&self, ns: &Namespace) -> Vec<ListedEntry> {
         let mut found = Vec::new();
-        if self.read_generation(ns).is_none() {
+        if self.read_generation(ns) == NO_GENERATION {
             return found;
         }
         let mut key = Vec::new();

@@ -773,7 +773,7 @@ impl Cache {
         probe: &Probe,
         ns: &Namespace,
         key: &[u8],
-        generation: Option<u64>,
+        generation: u64,
         sink: &mut S,
     ) -> ReadOutcome {
         let lookup = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink);
@@ -786,7 +786,7 @@ impl Cache {
     pub(super) fn outcome_of<S: ValueSink>(
         &self,
         lookup: Lookup,
-        generation: Option<u64>,
+        generation: u64,
         sink: &mut S,
     ) -> ReadOutcome {
         match lookup {
