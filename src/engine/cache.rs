@@ -195,14 +195,22 @@ impl EntryTimes {
     }
 }
 
+#[inline(always)]
 fn check_key(key: &[u8]) -> Result<(), Error> {
-    if key.is_empty() {
-        return Err(Error::EmptyKey);
-    }
-    if key.len() > MAX_KEY_LEN {
-        return Err(Error::KeyTooLong { len: key.len(), max: MAX_KEY_LEN });
+    // Both bounds in one comparison (an empty key wraps to usize::MAX), the error picked after.
+    if key.len().wrapping_sub(1) >= MAX_KEY_LEN {
+        return Err(key_length_error(key.len()));
     }
     Ok(())
+}
+
+#[cold]
+fn key_length_error(len: usize) -> Error {
+    if len == 0 {
+        Error::EmptyKey
+    } else {
+        Error::KeyTooLong { len, max: MAX_KEY_LEN }
+    }
 }
 
 /// The mark of a local namespace's entry (`Namespace::local`): its `epoch` field is this bit

@@ -5,12 +5,12 @@
 //! counting differs (hits, misses and expiries added to the shared counters once per batch).
 //! Nothing is allocated, so a `deliver` that never returns (a PHP bailout) leaves nothing held.
 
+use std::mem::MaybeUninit;
 use std::sync::atomic::Ordering;
 
 use super::read::{prefetch, EntryRead, Lookup, ReadOutcome};
 use super::sink::ValueSink;
 use super::{check_key, Cache, Namespace, ValueKind};
-use crate::engine::entry::EntryHeader;
 use crate::engine::error::Error;
 use crate::engine::index::{
     key_tail, string_hash, word_lines, word_offset, Probe, SLOTS_PER_BUCKET, WORDS_PER_BUCKET,
@@ -207,11 +207,12 @@ impl Cache {
         let Located { slot, word, offset, pos } = at;
         // (`word != 0`: a `NOWHERE` must not pass for an empty slot 0.)
         if word != 0 && self.index().load(slot, Ordering::Acquire) == word {
-            let mut h = EntryHeader::default();
-            if let EntryRead::Same(header) = self
-                .read_full_at::<S, true>(word, offset, pos, &ns.name, key, probe.hash, sink, &mut h)
-                .with(&h)
-            {
+            let mut h = MaybeUninit::uninit();
+            let read = self.read_full_at::<S, true>(
+                word, offset, pos, &ns.name, key, probe.hash, sink, &mut h,
+            );
+            // SAFETY: `h` is the header that read was given.
+            if let EntryRead::Same(header) = unsafe { read.with(&h) } {
                 let found = Lookup::Present { slot, word, header, damaged: false };
                 return self.outcome_of(found, generation, sink);
             }
