@@ -98,7 +98,7 @@ pub(super) enum FullRead {
 impl FullRead {
     /// The `EntryRead` this is, with the header `read_full` wrote to `h`. (The header is left
     /// uninitialised until the read copies it in: zeroing it first cost every read five
-    /// instructions, a get 774 -> 769, callgrind.)
+    /// instructions, callgrind.)
     ///
     /// # Safety
     /// `h` is the header that the `read_full` or `read_full_at` call returning `self` was
