@@ -243,12 +243,10 @@ impl Buckets {
         Buckets { count, magic: (u64::MAX / count).wrapping_add(1) }
     }
 
-    /// `x % count`.
+    /// `x % count`. (With one bucket the magic number wraps to 0 and so does the result: no
+    /// branch for that case, which every probe paid for.)
     #[inline(always)]
     fn of(&self, x: u32) -> u64 {
-        if self.count == 1 {
-            return 0;
-        }
         ((u128::from(self.magic.wrapping_mul(u64::from(x))) * u128::from(self.count)) >> 64) as u64
     }
 }
@@ -452,10 +450,11 @@ impl<'a> KeyTable<'a> {
         self.words[first..first + WORDS_PER_BUCKET].try_into().expect("a bucket is eight words")
     }
 
-    /// The first word of `bucket`, for a prefetch.
+    /// The first word of `bucket`, for a prefetch: only an address, computed without a bounds
+    /// check (a prefetch reads nothing and never faults, whatever the address).
     #[inline(always)]
     pub fn line(&self, bucket: u64) -> *const AtomicU64 {
-        &self.words[bucket as usize * WORDS_PER_BUCKET]
+        self.words.as_ptr().wrapping_add(bucket as usize * WORDS_PER_BUCKET)
     }
 
     /// The hint word of `bucket`.
