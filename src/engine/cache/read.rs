@@ -561,8 +561,9 @@ impl Cache {
                 // docs/benchmarks.md, "Reads that do not load back what they have just stored").
                 // Where two words hold the same byte, `dst` gets the back word's; both words
                 // are hashed, so a byte that changed between the two loads fails the check.
+                let source = self.ring.words_at(pos);
                 let words = checksum::short_words(len, |at| {
-                    let word = self.ring.read_u64(pos + at as u64);
+                    let word = source.read_u64(at);
                     std::ptr::write_unaligned(dst.add(at).cast::<u64>(), word);
                     u64::from_le(word)
                 });
