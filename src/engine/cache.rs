@@ -42,6 +42,7 @@ use super::{MAX_KEY_LEN, MAX_NAMESPACE_LEN};
 mod batch;
 mod batch_write;
 mod compress;
+mod deferred;
 mod insert;
 mod listing;
 mod read;
@@ -50,6 +51,7 @@ mod sink;
 mod update;
 mod write;
 
+pub use deferred::DEFER_UP_TO as DEFERRED_READS_UP_TO;
 pub use listing::ListedEntry;
 pub use sink::ValueSink;
 pub use write::Mode as WriteMode;
@@ -233,6 +235,9 @@ pub struct Cache {
     pub(super) pair_swap: bool,
     /// Cuckoo steps of this process in a row that found no room (insert.rs `try_relocation`).
     relocation_misses: AtomicU32,
+    /// Reads of `get_into_deferred` not yet added to the shared counters (this process's
+    /// memory, not the region's).
+    deferred: deferred::DeferredReads,
 }
 
 impl Cache {
@@ -263,6 +268,7 @@ impl Cache {
             compress_threshold: h.compress_threshold,
             pair_swap: ring::has_pair_swap(),
             relocation_misses: AtomicU32::new(0),
+            deferred: deferred::DeferredReads::default(),
             region,
         }
     }

@@ -17,7 +17,10 @@ mod region;
 mod ring;
 mod stats;
 
-pub use cache::{Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink, WriteMode};
+pub use cache::{
+    Cache, EntryTimes, ListedEntry, Namespace, ValueKind, ValueSink, WriteMode,
+    DEFERRED_READS_UP_TO,
+};
 /// The hash of a stored value an entry's header holds, for tests and fuzzers that forge entries.
 #[cfg(feature = "fuzzing")]
 pub use checksum::value_hash as entry_value_hash;

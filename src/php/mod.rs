@@ -42,6 +42,7 @@ pub const SHMCACHE_MAX_KEY_LENGTH: i64 = MAX_KEY_LEN as i64;
 
 fn startup(_ty: i32, module_number: i32) -> i32 {
     std::panic::catch_unwind(|| {
+        region::install_fork_hook();
         ini::register(module_number);
         // Sizes are checked even where no region is made: `php --ri shmcache` on the CLI is how
         // people verify a configuration, so a bad size must fail there too, not only in FPM.
@@ -129,8 +130,10 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     0
 }
 
-/// RSHUTDOWN: the request's shared strings are released (`zstr`).
+/// RSHUTDOWN: the request's read counts reach the shared counters; its shared strings are
+/// released (`zstr`).
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(region::add_deferred_reads);
     let _ = std::panic::catch_unwind(apcu::release_abandoned_leases);
     let _ = std::panic::catch_unwind(tier::at_request_end);
     let _ = std::panic::catch_unwind(zstr::end_request);

@@ -164,7 +164,9 @@ pub(super) fn fetch_local_hashed_into(
 ) -> PhpResult<bool> {
     let Some(cache) = cache() else { return Ok(false) };
     let mut sink = ZvalSink::new();
-    match cache.get_into_hashed(ns, key, key_string_hash, &mut sink) {
+    // Counted in this process until the request ends (`Cache::get_into_deferred`): PHP runs
+    // one request at a time per process here (no ZTS, build.rs).
+    match cache.get_into_deferred(ns, key, key_string_hash, &mut sink) {
         Ok(Some(kind)) => take_value(kind, &mut sink, out),
         Ok(None) => Ok(false),
         Err(e) => Err(value_error(e.to_string())),

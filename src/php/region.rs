@@ -32,6 +32,33 @@ pub(crate) fn cache_if_open() -> Option<&'static Cache> {
     unsafe { p.as_ref() }
 }
 
+/// RSHUTDOWN: the request's hits and misses, which reads kept in this process
+/// (`Cache::get_into_deferred`), go to the shared counters before the response ends.
+pub(super) fn add_deferred_reads() {
+    if let Some(cache) = cache_if_open() {
+        cache.add_deferred_reads();
+    }
+}
+
+/// MINIT: a forked child forgets the read counts its parent kept back (they are the parent's
+/// to add); one registration per process.
+pub(super) fn install_fork_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a child handler that only does atomic loads and stores
+        // (async-signal-safe), as a child of a multithreaded parent requires.
+        unsafe {
+            libc::pthread_atfork(None, None, Some(forget_parents_reads));
+        }
+    });
+}
+
+extern "C" fn forget_parents_reads() {
+    if let Some(cache) = cache_if_open() {
+        cache.forget_deferred_reads();
+    }
+}
+
 /// MINIT: creates the anonymous region.
 pub(super) fn create(config: &Config) -> Result<(), String> {
     // The CLI does not fork workers off this process: its pages fault in as it uses them.
@@ -54,7 +81,8 @@ pub(super) fn switch_to(cache: Option<Cache>) {
     if !old.is_null() {
         // SAFETY: `old` came from Box::into_raw (here or at MINIT) and was swapped out, so this
         // is its only owner; no reference to it outlives a request.
-        drop(unsafe { Box::from_raw(old) });
+        let old = unsafe { Box::from_raw(old) };
+        old.add_deferred_reads();
     }
 }
 
@@ -65,6 +93,7 @@ pub(super) fn close() {
         // SAFETY: p came from Box::into_raw at MINIT or in `switch_to` and was swapped out, so
         // this is the only owner; no PHP code of this process runs after MSHUTDOWN. Other
         // processes keep their own mapping of the region.
-        drop(unsafe { Box::from_raw(p) });
+        let cache = unsafe { Box::from_raw(p) };
+        cache.add_deferred_reads();
     }
 }

@@ -42,9 +42,9 @@ impl Located {
 /// (each shared add is an atomic instruction).
 #[derive(Default)]
 pub(super) struct ReadTally {
-    hits: u64,
-    misses: u64,
-    expired: u64,
+    pub(super) hits: u64,
+    pub(super) misses: u64,
+    pub(super) expired: u64,
 }
 
 impl ReadTally {

@@ -748,11 +748,7 @@ impl Cache {
         key_string_hash: u64,
         sink: &mut S,
     ) -> Result<Option<ValueKind>, Error> {
-        debug_assert_eq!(key_string_hash, string_hash(key));
-        check_key(key)?;
-        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), key_tail(key), self.buckets);
-        let generation = self.read_generation(ns);
-        let outcome = self.read_probed::<S, false>(&probe, ns, key, generation, sink);
+        let outcome = self.read_hashed(ns, key, key_string_hash, sink)?;
         // Counted directly rather than through a ReadTally: one read needs no batching, and
         // the tally's loop cost a get more (docs/benchmarks.md, "Figures behind code comments").
         match outcome {
@@ -764,6 +760,55 @@ impl Cache {
             ReadOutcome::Miss => self.bump(Counter::Misses),
         }
         Ok(outcome.kind())
+    }
+
+    /// `get_into_hashed` whose hit, miss or expiry this process keeps to itself until
+    /// `deferred::DEFER_UP_TO` of a kind have gathered or `add_deferred_reads` is called
+    /// (`stats` adds them meanwhile): no locked instruction on the read's way
+    /// (`deferred.rs`). For one thread at a time per cache; a forked child calls
+    /// `forget_deferred_reads` first.
+    #[inline(always)]
+    pub fn get_into_deferred<S: ValueSink>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        sink: &mut S,
+    ) -> Result<Option<ValueKind>, Error> {
+        let outcome = self.read_hashed(ns, key, key_string_hash, sink)?;
+        if self.deferred.record(&outcome) {
+            self.add_deferred_reads();
+        }
+        Ok(outcome.kind())
+    }
+
+    /// Adds the counts `get_into_deferred` kept back to the shared counters.
+    #[cold]
+    #[inline(never)]
+    pub fn add_deferred_reads(&self) {
+        self.deferred.take().count(self);
+    }
+
+    /// Drops the counts `get_into_deferred` kept back without adding them: in a forked child,
+    /// whose copies of them are its parent's to add.
+    pub fn forget_deferred_reads(&self) {
+        self.deferred.forget();
+    }
+
+    /// One uncounted read of a key whose `string_hash` the caller has.
+    #[inline(always)]
+    fn read_hashed<S: ValueSink>(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        key_string_hash: u64,
+        sink: &mut S,
+    ) -> Result<ReadOutcome, Error> {
+        debug_assert_eq!(key_string_hash, string_hash(key));
+        check_key(key)?;
+        let probe = Probe::new(key_string_hash.wrapping_add(ns.hash), key_tail(key), self.buckets);
+        let generation = self.read_generation(ns);
+        Ok(self.read_probed::<S, false>(&probe, ns, key, generation, sink))
     }
 
     /// `get_into` that counts neither a hit nor a miss: for a listing showing values, which

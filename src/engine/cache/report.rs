@@ -17,6 +17,8 @@ impl Cache {
     pub fn stats(&self) -> Stats {
         let h = self.region.header();
         let s = &h.stats;
+        // This process's reads not yet in the shared counters count as well (read, not added).
+        let own = self.deferred.peek();
         let (lapped, corrupt) =
             (s.sum(Counter::ValidationLapped), s.sum(Counter::ValidationCorrupt));
         // Exact up to 4M slots (32 MiB of index); beyond that an evenly spread sample of 1M
@@ -37,13 +39,13 @@ impl Cache {
             .count() as u64;
         let slots_used = (sampled * step as u64).min(slots as u64);
         Stats {
-            hits: s.sum(Counter::Hits),
-            misses: s.sum(Counter::Misses),
+            hits: s.sum(Counter::Hits).wrapping_add(own.hits),
+            misses: s.sum(Counter::Misses).wrapping_add(own.misses),
             sets: s.sum(Counter::Sets),
             deletes: s.sum(Counter::Deletes),
             kicks: s.sum(Counter::Kicks),
             recycles: s.sum(Counter::Recycles),
-            expired: s.sum(Counter::Expired),
+            expired: s.sum(Counter::Expired).wrapping_add(own.expired),
             validation_failures: lapped.wrapping_add(corrupt),
             validation_lapped: lapped,
             validation_corrupt: corrupt,
