@@ -292,10 +292,12 @@ pub fn near_readable() -> bool {
             >= STATE.clock_base_ms.load(Ordering::Relaxed)
 }
 
-/// `tier::read_near`, its hits counted in this process's count (no lock taken).
+/// `tier::read_near`, its hits counted in this process's count (no lock taken), and the
+/// region's hit and miss counts kept in the process until the request ends (PHP runs one
+/// request at a time per process here: no ZTS, build.rs; RSHUTDOWN adds them).
 #[inline(always)]
 pub fn read_near<S: ValueSink>(cache: &Cache, ns: &Namespace, key: &[u8], sink: &mut S) -> Near {
-    crate::tier::read_near(cache, ns, key, sink, || {
+    crate::tier::read_near::<S, true>(cache, ns, key, sink, || {
         // A plain load and store: only this process's one thread counts.
         STATE.near_hits.store(STATE.near_hits.load(Ordering::Relaxed) + 1, Ordering::Relaxed)
     })

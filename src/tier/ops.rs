@@ -9,7 +9,7 @@ use super::fill::{generation_key, namespace_tag, note_done, reserved};
 use super::positions::{self, raise, word, CLAIMED, EPOCH};
 use super::wire::{bulk, decode_value, encode_value, stream_id};
 use super::{Tier, WriteMode, ABSENT};
-use crate::engine::{Cache, Namespace, ValueKind, ValueSink};
+use crate::engine::{string_hash, Cache, Namespace, ValueKind, ValueSink};
 
 impl Tier {
     /// A near miss: reads Redis and fills the near copy. The value goes into `sink`.
@@ -59,7 +59,7 @@ impl Tier {
         if !self.trusted(cache) {
             return None;
         }
-        match read_near(cache, ns, key, sink, || self.counters.near_hits += 1) {
+        match read_near::<S, false>(cache, ns, key, sink, || self.counters.near_hits += 1) {
             Near::Hit(kind) => Some(kind),
             Near::Absent => None,
             Near::Miss => self.fetch(cache, ns, key, sink),
@@ -286,16 +286,23 @@ pub enum Near {
 /// The near read of every tiered get: `Tier::get`, and the PHP glue's, which makes it without
 /// taking the tier's lock. The caller has made sure the request trusts the near copy.
 /// `count_hit` runs when the near copy answers (`Absent` included), so each caller keeps the
-/// count where it can afford to.
+/// count where it can afford to. DEFER_COUNTS: the region's hit and miss counts of the read are
+/// kept in the process (`Cache::get_into_deferred`; for a caller that runs one thread at a
+/// time and adds them at its request's end).
 #[inline(always)]
-pub fn read_near<S: ValueSink>(
+pub fn read_near<S: ValueSink, const DEFER_COUNTS: bool>(
     cache: &Cache,
     ns: &Namespace,
     key: &[u8],
     sink: &mut S,
     count_hit: impl FnOnce(),
 ) -> Near {
-    match cache.get_into(ns, key, sink) {
+    let read = if DEFER_COUNTS {
+        cache.get_into_deferred(ns, key, string_hash(key), sink)
+    } else {
+        cache.get_into(ns, key, sink)
+    };
+    match read {
         Ok(Some(kind)) => {
             count_hit();
             if kind == ABSENT {
