@@ -5,7 +5,7 @@
 # bytes) and a value ring that holds them; then the get cells once more with shmcache at its
 # default sizes (up to 100k keys). BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_CELLS (a
 # regex of cell names) narrow or lengthen a run; BENCH_DEFAULTS=0 drops the defaults run.
-# BENCH_SO: another build.
+# BENCH_SO: another build. The first lines say which CPU ran it and what a read of memory costs.
 source "$(dirname "$0")/../scripts/common.sh"
 [ -n "${BENCH_SO:-}" ] || build_release
 apt_need php8.2-apcu
@@ -13,6 +13,11 @@ APCU_SO=$(php-config --extension-dir)/apcu.so
 # The ratios depend on the CPU (docs/benchmarks.md has runs on two): say which one this is.
 echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores;" \
   "PHP $(php -n -r 'echo PHP_VERSION;'), APCu $(php -n -d extension="$APCU_SO" -r 'echo phpversion("apcu");')"
+# And what one random read of memory costs here (bench/latency.c): past the CPU's caches a
+# shuffled get is mostly such reads, for both caches, so the ratio there depends on it.
+mkdir -p "$ROOT/target/bench"
+gcc -O2 -o "$ROOT/target/bench/latency" "$ROOT/bench/latency.c" || exit 1
+echo "One random read of shared memory: $("$ROOT/target/bench/latency" 4 16 64 | paste -sd';' | sed 's/;/; /g')"
 for n in ${BENCH_SIZES:-1000 10000 100000 1000000}; do
   # 2n keys (strings and ints) plus n more for the delete cell; 16 MB more in each cache for
   # the cells of 200 50 KB values.
