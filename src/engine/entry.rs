@@ -72,6 +72,25 @@ pub(crate) struct EntryHeader {
     pub value_hash: u64,
 }
 
+/// Room on the stack for the header a get copies out of the ring, aligned to 16 bytes as the
+/// copy's four 16-byte moves are (`RingView::copy_header_out`); an `EntryHeader` alone needs
+/// only 8. Without it a get's speed depended on where the kernel started the process's stack
+/// (at a random offset): a shuffled get at 10,000 keys ran at 13.5 to 14 M/s at 6 of 8 stack
+/// offsets tried and at 16.4 to 17 at the other two, on an AMD EPYC; with it, 16.4 to 17 at
+/// all 8, for no more instructions (docs/benchmarks.md, ninth session). Which access suffered
+/// was not isolated (that machine has no performance counters). Aligned to 64 it helped as
+/// much but cost the gets that find everything in the caches 6 to 8% (a realigned frame). The
+/// writes, which copy headers the same way, measured no different at any offset.
+#[repr(C, align(16))]
+pub(crate) struct HeaderBuf(pub std::mem::MaybeUninit<EntryHeader>);
+
+impl HeaderBuf {
+    #[inline(always)]
+    pub(crate) fn new() -> HeaderBuf {
+        HeaderBuf(std::mem::MaybeUninit::uninit())
+    }
+}
+
 pub(crate) const HEADER_LEN: usize = std::mem::size_of::<EntryHeader>();
 const _: () = assert!(HEADER_LEN == 64);
 const _: () = assert!(std::mem::offset_of!(EntryHeader, epoch) == EPOCH_FIELD);

@@ -20,8 +20,8 @@ use super::sink::{CheckOnly, ValueSink};
 use super::{check_key, with_buffer, Cache, EntryTimes, Liveness, Namespace, ValueKind};
 use crate::engine::checksum::{self, SHORT_WORDS_MAX, SHORT_WORDS_MIN};
 use crate::engine::entry::{
-    align8, checksum_of, pair_check, pair_pos, plain_shape_word, EntryHeader, EPOCH_FIELD,
-    FLAG_IN_PLACE, HEADER_LEN, IN_PLACE_LEN,
+    align8, checksum_of, pair_check, pair_pos, plain_shape_word, EntryHeader, HeaderBuf,
+    EPOCH_FIELD, FLAG_IN_PLACE, HEADER_LEN, IN_PLACE_LEN,
 };
 use crate::engine::error::Error;
 use crate::engine::index::{
@@ -698,23 +698,9 @@ impl Cache {
         key: &[u8],
         sink: &mut S,
     ) -> Lookup {
-        self.find_full_as::<S, false>(probe, ns, key, sink)
-    }
-
-    /// find_full; PREFETCHED when the caller has already requested the key's home bucket and
-    /// entry.
-    #[inline(always)]
-    pub(super) fn find_full_as<S: ValueSink, const PREFETCHED: bool>(
-        &self,
-        probe: &Probe,
-        ns: &Namespace,
-        key: &[u8],
-        sink: &mut S,
-    ) -> Lookup {
         self.find(probe, ns, key, |word| {
             let mut h = MaybeUninit::uninit();
-            let read =
-                self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink, &mut h);
+            let read = self.read_full::<S, false>(word, &ns.name, key, probe.hash, sink, &mut h);
             // SAFETY: `h` is the header that read was given.
             unsafe { read.with(&h) }
         })
@@ -835,7 +821,15 @@ impl Cache {
         generation: u64,
         sink: &mut S,
     ) -> ReadOutcome {
-        let lookup = self.find_full_as::<S, PREFETCHED>(probe, ns, key, sink);
+        // `find_full` with the header copied to a 16-byte aligned buffer (`HeaderBuf`): the
+        // gets need it, the writes that share `find_full` measured no faster with it.
+        let lookup = self.find(probe, ns, key, |word| {
+            let mut h = HeaderBuf::new();
+            let read =
+                self.read_full::<S, PREFETCHED>(word, &ns.name, key, probe.hash, sink, &mut h.0);
+            // SAFETY: `h.0` is the header that read was given.
+            unsafe { read.with(&h.0) }
+        });
         self.outcome_of(lookup, generation, sink)
     }
 
