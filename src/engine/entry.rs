@@ -83,6 +83,7 @@ pub(crate) struct EntryHeader {
 /// writes, which copy headers the same way, measured no different at any offset.
 #[repr(C, align(16))]
 pub(crate) struct HeaderBuf(pub std::mem::MaybeUninit<EntryHeader>);
+const _: () = assert!(std::mem::align_of::<HeaderBuf>() == 16);
 
 impl HeaderBuf {
     #[inline(always)]
